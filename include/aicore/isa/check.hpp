@@ -1,0 +1,60 @@
+// Data-free validation of an instruction: field ranges, operand spaces, alignment and the
+// byte extents it touches. Both the semantics layer (before touching bytes) and the timing
+// model in --timing-only mode (which has no bytes) call it, so both report the same faults.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "aicore/isa/instructions.hpp"
+
+namespace aicore::isa {
+
+// A byte range [begin, end) of one memory that an instruction reads or writes.
+struct Extent {
+  Space space = Space::L1;
+  uint32_t tensor = 0;  // GM only
+  uint64_t begin = 0, end = 0;
+  bool write = false;
+  uint64_t size() const { return end - begin; }
+};
+
+// Every range an instruction touches (at most 5: an accumulating Mmad reads 3 and writes L0C).
+struct Footprint {
+  std::array<Extent, 5> extents{};
+  uint8_t count = 0;
+  void add(Space s, uint32_t tensor, uint64_t begin, uint64_t end, bool write) {
+    extents[count++] = Extent{s, tensor, begin, end, write};
+  }
+  const Extent* begin() const { return extents.data(); }
+  const Extent* end() const { return extents.data() + count; }
+};
+
+// Capacity of each memory. GM capacity is per declared tensor.
+struct Limits {
+  std::array<uint64_t, kSpaceCount> space_bytes{};
+  std::vector<uint64_t> gm_tensor_bytes;
+  uint64_t capacity(Space s, uint32_t tensor) const;
+};
+
+// Ranges the op touches (empty for no-ops such as repeatTimes=0 and for sync ops).
+// Call only on an op that passed check_fields(), which keeps the arithmetic in range.
+Footprint footprint(const Op& op);
+
+// Bytes the op moves through its pipe's data path (for timing and statistics).
+uint64_t bytes_moved(const Op& op);
+
+// Field ranges, operand spaces, alignment; throws aicore::Fault. Needs no memory sizes.
+void check_fields(const Op& op);
+// check_fields + every extent inside its memory; throws aicore::Fault naming the operand.
+void check(const Op& op, const Limits& limits);
+
+// Fractal geometry shared by check, semantics and the generators (isa.md section 2).
+constexpr uint32_t kFractalBytes = 512;      // one L0A/L0B/L1 input fractal
+constexpr uint32_t kCFractalBytes = 1024;    // one 16x16 int32/fp32 L0C fractal
+constexpr uint32_t kIndexFractalBytes = 128; // one 4:2 index fractal
+inline constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+// K elements per fractal row for a dtype (32 for int8, 16 for b16).
+uint32_t k0_of(DType t);
+
+}  // namespace aicore::isa

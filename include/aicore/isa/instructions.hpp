@@ -1,0 +1,100 @@
+// One record per v1 instruction, fields named and defaulted as in the Ascend C structs
+// (trace-format.md, isa.md). These are plain data: validation lives in isa/check.hpp,
+// meaning in semantics/.
+#pragma once
+#include <cstdint>
+#include <variant>
+
+#include "aicore/isa/types.hpp"
+
+namespace aicore::isa {
+
+struct DataCopy {  // MTE2, GM -> L1; lengths and gaps in 32-byte units
+  Addr dst, src;
+  uint16_t blockCount = 1, blockLen = 0, srcGap = 0, dstGap = 0;
+};
+
+struct DataCopyNd2Nz {  // MTE2, GM (ND) -> L1 (NZ)
+  Addr dst, src;
+  DType dtype = DType::Int8;
+  uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0;
+  uint16_t dstNzC0Stride = 0, dstNzNStride = 1, dstNzMatrixStride = 0;
+};
+
+struct LoadData {  // MTE1, L1 -> L0A/L0B, whole 512-byte fractals
+  Addr dst, src;
+  DType dtype = DType::Int8;
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0, dstGap = 0;
+  bool ifTranspose = false;
+  uint8_t sid = 0, addrMode = 0;
+};
+
+struct LoadDataWithSparse {  // MTE1, L1 -> L0B (weights) + index buffer (indexes)
+  Addr dst, src, idx;
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  // Present in the Ascend C struct but unused by this instruction: must stay 0.
+  uint16_t srcStride = 0, dstGap = 0;
+  bool ifTranspose = false;
+  uint8_t sid = 0, addrMode = 0;
+};
+
+struct MmadCommon {
+  Addr dst, fm, filter;
+  uint16_t m = 0, n = 0, k = 0;
+  bool cmatrixInitVal = true, cmatrixSource = false, isBias = false;
+  uint8_t unitFlag = 0;
+  // C is overwritten unless the instruction asks to accumulate (isa.md section 6).
+  bool accumulates() const { return isBias || !cmatrixInitVal; }
+};
+struct Mmad : MmadCommon {  // M pipe, dense
+  DType dtype = DType::Int8;
+};
+struct MmadWithSparse : MmadCommon {};  // M pipe, int8 4:2 sparse; k = original K
+
+struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND)
+  Addr dst, src;
+  DType dtype = DType::Int32;  // L0C cell type, copied as is
+  uint16_t nSize = 0, mSize = 0, srcStride = 0;
+  uint32_t dstStride = 0;
+  uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+  bool reluEn = false;
+};
+
+struct EventPair {
+  Pipe src = Pipe::S, dst = Pipe::S;
+};
+bool is_legal_event(EventPair e);
+constexpr int kEventIds = 8;
+
+struct SetFlag {
+  EventPair event;
+  uint8_t id = 0;
+};
+struct WaitFlag {
+  EventPair event;
+  uint8_t id = 0;
+};
+struct PipeBarrier {
+  Pipe pipe = Pipe::S;
+  bool all = false;  // PIPE_ALL
+};
+
+using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
+                        SetFlag, WaitFlag, PipeBarrier>;
+
+// An instruction as it appears in a trace: the operation plus where it came from.
+struct Instruction {
+  Op op;
+  uint64_t index = 0;  // 0-based position among the trace's instructions
+  uint32_t line = 0;   // 1-based line in the trace file
+};
+
+const char* mnemonic(const Op& op);
+// The pipe that executes the op. SetFlag runs on its source pipe, WaitFlag on its destination;
+// PIPE_ALL barriers are handled by the scalar unit (pipe S).
+Pipe pipe_of(const Op& op);
+
+}  // namespace aicore::isa

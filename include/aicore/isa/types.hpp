@@ -1,0 +1,34 @@
+// Basic vocabulary of the Cube core: pipes, memories, element types and operand addresses.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace aicore::isa {
+
+// Execution pipes. MTE3 exists on the Vector side only; it appears here because legal
+// event pairs name it (isa.md section 8) even though no v1 instruction runs on it.
+enum class Pipe : uint8_t { S, MTE2, MTE1, M, FIX, MTE3 };
+constexpr int kPipeCount = 6;
+const char* to_string(Pipe p);
+std::optional<Pipe> pipe_from_string(const std::string& s);  // "MTE2", "M", ...
+
+// Memories ("positions"). SparseIndex is the hidden buffer written by LoadDataWithSparse.
+enum class Space : uint8_t { GM, L1, L0A, L0B, L0C, SparseIndex };
+constexpr int kSpaceCount = 6;
+const char* to_string(Space s);
+
+enum class DType : uint8_t { Int8, Half, BF16, Int32, Float };
+const char* to_string(DType t);
+std::optional<DType> dtype_from_string(const std::string& s);  // "int8", "half", "bf16", "int32", "float"
+uint32_t size_of(DType t);
+
+// An operand address. For GM, `tensor` is the index of the `.gm` declaration and
+// `offset` is the byte offset inside it; for on-chip spaces `tensor` is unused.
+struct Addr {
+  Space space = Space::L1;
+  uint32_t tensor = 0;
+  uint64_t offset = 0;
+};
+
+}  // namespace aicore::isa

@@ -1,0 +1,21 @@
+// What the hardware computes, instruction by instruction (isa.md). Every function first
+// validates the op against the attached memories (isa::check) and throws aicore::Fault on
+// a violation; after that the loops run unchecked. No SystemC, no timing.
+#pragma once
+#include "aicore/isa/instructions.hpp"
+#include "aicore/semantics/memory.hpp"
+
+namespace aicore::sem {
+
+void data_copy(const isa::DataCopy& op, const MemoryView& mem);
+void data_copy_nd2nz(const isa::DataCopyNd2Nz& op, const MemoryView& mem);
+void load_data(const isa::LoadData& op, const MemoryView& mem);
+void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem);
+void mmad(const isa::Mmad& op, const MemoryView& mem);
+void mmad_with_sparse(const isa::MmadWithSparse& op, const MemoryView& mem);
+void fixpipe(const isa::Fixpipe& op, const MemoryView& mem);
+
+// Dispatch on the op kind; sync ops (SetFlag, WaitFlag, PipeBarrier) touch no data.
+void execute(const isa::Op& op, const MemoryView& mem);
+
+}  // namespace aicore::sem

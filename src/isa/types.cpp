@@ -1,0 +1,115 @@
+#include "aicore/isa/instructions.hpp"
+#include "aicore/isa/types.hpp"
+
+namespace aicore::isa {
+
+const char* to_string(Pipe p) {
+  switch (p) {
+    case Pipe::S: return "S";
+    case Pipe::MTE2: return "MTE2";
+    case Pipe::MTE1: return "MTE1";
+    case Pipe::M: return "M";
+    case Pipe::FIX: return "FIX";
+    case Pipe::MTE3: return "MTE3";
+  }
+  return "?";
+}
+
+std::optional<Pipe> pipe_from_string(const std::string& s) {
+  for (int i = 0; i < kPipeCount; ++i) {
+    const auto p = static_cast<Pipe>(i);
+    if (s == to_string(p)) return p;
+  }
+  return std::nullopt;
+}
+
+const char* to_string(Space s) {
+  switch (s) {
+    case Space::GM: return "GM";
+    case Space::L1: return "L1";
+    case Space::L0A: return "L0A";
+    case Space::L0B: return "L0B";
+    case Space::L0C: return "L0C";
+    case Space::SparseIndex: return "index buffer";
+  }
+  return "?";
+}
+
+const char* to_string(DType t) {
+  switch (t) {
+    case DType::Int8: return "int8";
+    case DType::Half: return "half";
+    case DType::BF16: return "bf16";
+    case DType::Int32: return "int32";
+    case DType::Float: return "float";
+  }
+  return "?";
+}
+
+std::optional<DType> dtype_from_string(const std::string& s) {
+  for (auto t : {DType::Int8, DType::Half, DType::BF16, DType::Int32, DType::Float})
+    if (s == to_string(t)) return t;
+  if (s == "fp16" || s == "float16") return DType::Half;
+  if (s == "bfloat16") return DType::BF16;
+  if (s == "fp32" || s == "float32") return DType::Float;
+  return std::nullopt;
+}
+
+uint32_t size_of(DType t) {
+  switch (t) {
+    case DType::Int8: return 1;
+    case DType::Half:
+    case DType::BF16: return 2;
+    case DType::Int32:
+    case DType::Float: return 4;
+  }
+  return 1;
+}
+
+bool is_legal_event(EventPair e) {
+  using P = Pipe;
+  struct Pair { P s, d; };
+  // isa.md section 8: Cube-core pairs plus the scalar and MTE3 pairs.
+  static constexpr Pair kLegal[] = {
+      {P::M, P::MTE1},    {P::M, P::MTE2},    {P::M, P::FIX},     {P::MTE1, P::M},  {P::MTE1, P::MTE2},
+      {P::MTE1, P::MTE3}, {P::MTE1, P::FIX},  {P::MTE2, P::M},    {P::MTE2, P::MTE1}, {P::MTE2, P::MTE3},
+      {P::MTE3, P::MTE1}, {P::MTE3, P::MTE2}, {P::FIX, P::M},     {P::FIX, P::MTE1}, {P::S, P::MTE2},
+      {P::MTE2, P::S},    {P::S, P::MTE3},    {P::MTE3, P::S},    {P::M, P::S},     {P::FIX, P::S},
+      {P::FIX, P::MTE3},  {P::FIX, P::FIX},
+  };
+  for (const auto& p : kLegal)
+    if (p.s == e.src && p.d == e.dst) return true;
+  return false;
+}
+
+namespace {
+struct MnemonicOf {
+  const char* operator()(const DataCopy&) const { return "DataCopy"; }
+  const char* operator()(const DataCopyNd2Nz&) const { return "DataCopyNd2Nz"; }
+  const char* operator()(const LoadData&) const { return "LoadData"; }
+  const char* operator()(const LoadDataWithSparse&) const { return "LoadDataWithSparse"; }
+  const char* operator()(const Mmad&) const { return "Mmad"; }
+  const char* operator()(const MmadWithSparse&) const { return "MmadWithSparse"; }
+  const char* operator()(const Fixpipe&) const { return "Fixpipe"; }
+  const char* operator()(const SetFlag&) const { return "SetFlag"; }
+  const char* operator()(const WaitFlag&) const { return "WaitFlag"; }
+  const char* operator()(const PipeBarrier&) const { return "PipeBarrier"; }
+};
+struct PipeOf {
+  Pipe operator()(const DataCopy&) const { return Pipe::MTE2; }
+  Pipe operator()(const DataCopyNd2Nz&) const { return Pipe::MTE2; }
+  Pipe operator()(const LoadData&) const { return Pipe::MTE1; }
+  Pipe operator()(const LoadDataWithSparse&) const { return Pipe::MTE1; }
+  Pipe operator()(const Mmad&) const { return Pipe::M; }
+  Pipe operator()(const MmadWithSparse&) const { return Pipe::M; }
+  Pipe operator()(const Fixpipe&) const { return Pipe::FIX; }
+  Pipe operator()(const SetFlag& f) const { return f.event.src; }
+  Pipe operator()(const WaitFlag& f) const { return f.event.dst; }
+  Pipe operator()(const PipeBarrier& b) const { return b.all ? Pipe::S : b.pipe; }
+};
+}  // namespace
+
+const char* mnemonic(const Op& op) { return std::visit(MnemonicOf{}, op); }
+Pipe pipe_of(const Op& op) { return std::visit(PipeOf{}, op); }
+
+}  // namespace aicore::isa

@@ -1,0 +1,23 @@
+#include "aicore/semantics/execute.hpp"
+
+namespace aicore::sem {
+
+namespace {
+struct Exec {
+  const MemoryView& mem;
+  void operator()(const isa::DataCopy& o) const { data_copy(o, mem); }
+  void operator()(const isa::DataCopyNd2Nz& o) const { data_copy_nd2nz(o, mem); }
+  void operator()(const isa::LoadData& o) const { load_data(o, mem); }
+  void operator()(const isa::LoadDataWithSparse& o) const { load_data_with_sparse(o, mem); }
+  void operator()(const isa::Mmad& o) const { mmad(o, mem); }
+  void operator()(const isa::MmadWithSparse& o) const { mmad_with_sparse(o, mem); }
+  void operator()(const isa::Fixpipe& o) const { fixpipe(o, mem); }
+  void operator()(const isa::SetFlag& o) const { isa::check_fields(o); }
+  void operator()(const isa::WaitFlag& o) const { isa::check_fields(o); }
+  void operator()(const isa::PipeBarrier&) const {}
+};
+}  // namespace
+
+void execute(const isa::Op& op, const MemoryView& mem) { std::visit(Exec{mem}, op); }
+
+}  // namespace aicore::sem

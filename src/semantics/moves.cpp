@@ -1,0 +1,108 @@
+// Data-movement instructions: DataCopy (plain, ND2NZ), LoadData 2D, LoadDataWithSparse, Fixpipe.
+#include <cstring>
+
+#include "aicore/isa/check.hpp"
+#include "aicore/semantics/execute.hpp"
+
+namespace aicore::sem {
+
+using isa::kFractalBytes;
+using isa::kIndexFractalBytes;
+
+void data_copy(const isa::DataCopy& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const uint8_t* src = mem.ptr(op.src);
+  uint8_t* dst = mem.ptr(op.dst);
+  const uint64_t len = uint64_t{op.blockLen} * 32;
+  const uint64_t src_step = (uint64_t{op.blockLen} + op.srcGap) * 32;
+  const uint64_t dst_step = (uint64_t{op.blockLen} + op.dstGap) * 32;
+  if (op.srcGap == 0 && op.dstGap == 0) {  // contiguous: one copy
+    std::memcpy(dst, src, len * op.blockCount);
+    return;
+  }
+  for (uint32_t i = 0; i < op.blockCount; ++i) std::memcpy(dst + i * dst_step, src + i * src_step, len);
+}
+
+void data_copy_nd2nz(const isa::DataCopyNd2Nz& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const uint64_t es = isa::size_of(op.dtype);
+  const uint64_t row_bytes = op.dValue * es;
+  const uint64_t blocks = isa::ceil_div(row_bytes, 32);
+  for (uint32_t d = 0; d < op.ndNum; ++d) {
+    const uint8_t* src_m = mem.ptr(op.src) + d * uint64_t{op.srcNdMatrixStride} * es;
+    uint8_t* dst_m = mem.ptr(op.dst) + d * uint64_t{op.dstNzMatrixStride} * es;
+    for (uint32_t r = 0; r < op.nValue; ++r) {
+      const uint8_t* src_r = src_m + r * uint64_t{op.srcDValue} * es;
+      uint8_t* dst_r = dst_m + r * uint64_t{op.dstNzNStride} * 32;
+      for (uint64_t c = 0; c < blocks; ++c) {
+        uint8_t* out = dst_r + c * uint64_t{op.dstNzC0Stride} * 32;
+        const uint64_t n = row_bytes - c * 32 < 32 ? row_bytes - c * 32 : 32;
+        std::memcpy(out, src_r + c * 32, n);
+        if (n < 32) std::memset(out + n, 0, 32 - n);  // last partial block is zero-padded
+      }
+    }
+  }
+}
+
+namespace {
+// 16x16 transpose of 2-byte elements (one b16 fractal).
+void transpose_b16_fractal(uint8_t* dst, const uint8_t* src) {
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) std::memcpy(dst + (c * 16 + r) * 2, src + (r * 16 + c) * 2, 2);
+}
+}  // namespace
+
+void load_data(const isa::LoadData& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const uint8_t* src = mem.ptr(op.src);
+  uint8_t* dst = mem.ptr(op.dst);
+  for (uint32_t i = 0; i < op.repeatTimes; ++i) {
+    const uint8_t* s = src + (uint64_t{op.startIndex} + uint64_t{i} * op.srcStride) * kFractalBytes;
+    uint8_t* d = dst + uint64_t{i} * (uint64_t{op.dstGap} + 1) * kFractalBytes;
+    if (op.ifTranspose)
+      transpose_b16_fractal(d, s);
+    else
+      std::memcpy(d, s, kFractalBytes);
+  }
+}
+
+void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  if (op.repeatTimes == 0) return;
+  const uint64_t r = op.repeatTimes;
+  std::memcpy(mem.ptr(op.dst), mem.ptr(op.src) + uint64_t{op.startIndex} * kFractalBytes, r * kFractalBytes);
+  std::memcpy(mem.ptr(isa::Space::SparseIndex, 0, op.dst.offset / 4),
+              mem.ptr(op.idx) + uint64_t{op.startIndex} * kIndexFractalBytes, r * kIndexFractalBytes);
+}
+
+void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const uint32_t cblocks = op.nSize / 16;
+  for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
+    const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
+    uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * 4;
+    for (uint32_t j = 0; j < op.mSize; ++j) {
+      for (uint32_t c = 0; c < cblocks; ++c) {
+        const uint8_t* s = src + (uint64_t{c} * op.srcStride + j) * 64;
+        uint8_t* d = dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * 4;
+        if (!op.reluEn) {
+          std::memcpy(d, s, 64);
+          continue;
+        }
+        if (op.dtype == isa::DType::Int32) {
+          int32_t v[16];
+          std::memcpy(v, s, 64);
+          for (int32_t& x : v) x = x < 0 ? 0 : x;
+          std::memcpy(d, v, 64);
+        } else {
+          float v[16];
+          std::memcpy(v, s, 64);
+          for (float& x : v) x = x < 0.0f ? 0.0f : x;
+          std::memcpy(d, v, 64);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace aicore::sem

@@ -1,0 +1,175 @@
+// Data movement: DataCopy (plain, ND2NZ), LoadData 2D, Fixpipe NZ2ND — each against the
+// formulas of isa.md sections 3, 4 and 7 evaluated element by element here.
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "aicore/common/error.hpp"
+#include "aicore/semantics/execute.hpp"
+#include "reference.hpp"
+
+using namespace aicore;
+using isa::Space;
+
+namespace {
+void fill_pattern(std::vector<uint8_t>& v, uint8_t salt) {
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint8_t>((i * 31 + salt) ^ (i >> 8));
+}
+}  // namespace
+
+TEST_CASE("DataCopy moves blockCount blocks with source and destination gaps", "[moves][datacopy]") {
+  ref::Core core;
+  core.gm.emplace_back(4096);
+  fill_pattern(core.gm[0], 1);
+  isa::DataCopy op;
+  op.dst = {Space::L1, 0, 64};
+  op.src = {Space::GM, 0, 5};  // GM operands need no alignment
+  op.blockCount = 3;
+  op.blockLen = 2;
+  op.srcGap = 1;
+  op.dstGap = 4;
+  sem::data_copy(op, core.view());
+  for (int i = 0; i < 3; ++i)
+    for (int b = 0; b < 64; ++b)
+      REQUIRE(core.l1[64 + i * (2 + 4) * 32 + b] == core.gm[0][5 + i * (2 + 1) * 32 + b]);
+  CHECK(core.l1[64 + 64] == 0);  // the gap is untouched
+
+  op.srcGap = op.dstGap = 0;  // contiguous path
+  op.dst.offset = 8192;
+  sem::data_copy(op, core.view());
+  CHECK(std::memcmp(core.l1.data() + 8192, core.gm[0].data() + 5, 3 * 64) == 0);
+}
+
+TEST_CASE("DataCopy faults: misaligned L1, GM tensor overrun, blockCount 0 is a no-op", "[moves][error]") {
+  ref::Core core;
+  core.gm.emplace_back(100);
+  isa::DataCopy op;
+  op.dst = {Space::L1, 0, 16};
+  op.src = {Space::GM, 0, 0};
+  op.blockLen = 1;
+  CHECK_THROWS_WITH(sem::data_copy(op, core.view()), Catch::Contains("dst (L1 offset 16) must be 32-byte aligned"));
+  op.dst.offset = 0;
+  op.blockLen = 4;  // 128 bytes from a 100-byte tensor
+  CHECK_THROWS_WITH(sem::data_copy(op, core.view()), Catch::Contains("reads GM bytes [0, 128) beyond its 100 bytes"));
+  op.blockCount = 0;
+  CHECK_NOTHROW(sem::data_copy(op, core.view()));
+}
+
+TEST_CASE("DataCopyNd2Nz: ND rows to 32-byte column blocks, last block zero-padded", "[moves][nd2nz]") {
+  ref::Core core;
+  const uint32_t M = 20, K = 40;  // 2 column blocks of 32 B, the second partial (8 B)
+  core.gm.emplace_back(2 * M * K + 64);
+  fill_pattern(core.gm[0], 9);
+  std::fill(core.l1.begin(), core.l1.end(), 0xee);  // so padding is visible
+  isa::DataCopyNd2Nz op;
+  op.dst = {Space::L1, 0, 0};
+  op.src = {Space::GM, 0, 0};
+  op.ndNum = 2;
+  op.nValue = M;
+  op.dValue = K;
+  op.srcDValue = K;
+  op.srcNdMatrixStride = M * K;
+  op.dstNzC0Stride = 32;        // ceil16(M)
+  op.dstNzNStride = 1;
+  op.dstNzMatrixStride = 4096;  // elements (bytes for int8)
+  sem::data_copy_nd2nz(op, core.view());
+  for (uint32_t d = 0; d < 2; ++d)
+    for (uint32_t r = 0; r < M; ++r)
+      for (uint32_t c = 0; c < 2; ++c)
+        for (uint32_t e = 0; e < 32; ++e) {
+          const uint8_t got = core.l1[d * 4096 + r * 32 + c * 32 * 32 + e];
+          const uint32_t k = c * 32 + e;
+          const uint8_t want = k < K ? core.gm[0][d * M * K + r * K + k] : 0;
+          REQUIRE(got == want);
+        }
+}
+
+TEST_CASE("LoadData: startIndex, srcStride 0 and > 1, dstGap, repeatTimes 0", "[moves][loaddata]") {
+  ref::Core core;
+  fill_pattern(core.l1, 3);
+  isa::LoadData op;
+  op.dst = {Space::L0A, 0, 512};
+  op.src = {Space::L1, 0, 1024};
+  op.startIndex = 2;
+  op.repeatTimes = 3;
+  op.srcStride = 3;
+  op.dstGap = 1;
+  sem::load_data(op, core.view());
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(std::memcmp(core.l0a.data() + 512 + i * 2 * 512, core.l1.data() + 1024 + (2 + i * 3) * 512, 512) == 0);
+  CHECK(core.l0a[512 + 512] == 0);  // the dstGap fractal is untouched
+
+  op.dst = {Space::L0B, 0, 0};
+  op.srcStride = 0;  // the same fractal every repeat
+  op.dstGap = 0;
+  sem::load_data(op, core.view());
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(std::memcmp(core.l0b.data() + i * 512, core.l1.data() + 1024 + 2 * 512, 512) == 0);
+
+  ref::Core untouched;
+  op.repeatTimes = 0;
+  sem::load_data(op, untouched.view());
+  CHECK(untouched.l0b[0] == 0);
+}
+
+TEST_CASE("LoadData ifTranspose transposes b16 fractals and is illegal on int8", "[moves][loaddata]") {
+  ref::Core core;
+  fill_pattern(core.l1, 5);
+  isa::LoadData op;
+  op.dst = {Space::L0B, 0, 0};
+  op.src = {Space::L1, 0, 0};
+  op.repeatTimes = 2;
+  op.srcStride = 1;
+  op.ifTranspose = true;
+  op.dtype = isa::DType::Half;
+  sem::load_data(op, core.view());
+  for (int f = 0; f < 2; ++f)
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c)
+        for (int byte = 0; byte < 2; ++byte)
+          REQUIRE(core.l0b[f * 512 + (r * 16 + c) * 2 + byte] == core.l1[f * 512 + (c * 16 + r) * 2 + byte]);
+  op.dtype = isa::DType::Int8;
+  CHECK_THROWS_WITH(sem::load_data(op, core.view()), Catch::Contains("ifTranspose is only legal for b16"));
+  op.ifTranspose = false;
+  op.sid = 1;
+  CHECK_THROWS_WITH(sem::load_data(op, core.view()), Catch::Contains("sid must be 0"));
+  op.sid = 0;
+  op.dst.offset = 256;
+  CHECK_THROWS_WITH(sem::load_data(op, core.view()), Catch::Contains("512-byte aligned"));
+  op.dst.offset = 64 * 1024 - 512;  // 2 fractals from the last one overrun L0B
+  CHECK_THROWS_WITH(sem::load_data(op, core.view()), Catch::Contains("beyond its 65536 bytes"));
+}
+
+TEST_CASE("Fixpipe NZ2ND copies 16-value rows, with reluEn and ndNum", "[moves][fixpipe]") {
+  ref::Core core;
+  const uint32_t M = 18, N = 32, M16 = 32;
+  for (size_t i = 0; i < core.l0c.size() / 4; ++i) {
+    const int32_t v = static_cast<int32_t>(i * 2654435761u);  // mixed signs
+    std::memcpy(core.l0c.data() + i * 4, &v, 4);
+  }
+  core.gm.emplace_back(2 * 4096 * 4);
+  isa::Fixpipe op;
+  op.dst = {Space::GM, 0, 0};
+  op.src = {Space::L0C, 0, 0};
+  op.nSize = N;
+  op.mSize = M;
+  op.srcStride = M16;
+  op.dstStride = N;
+  op.ndNum = 2;
+  op.srcNdStride = 8;    // fractals of 1024 B
+  op.dstNdStride = 2048; // elements
+  op.reluEn = true;
+  sem::fixpipe(op, core.view());
+  for (uint32_t nd = 0; nd < 2; ++nd)
+    for (uint32_t j = 0; j < M; ++j)
+      for (uint32_t n = 0; n < N; ++n) {
+        int32_t src, dst;
+        std::memcpy(&src, core.l0c.data() + nd * 8 * 1024 + ((n / 16) * M16 + j) * 64 + (n % 16) * 4, 4);
+        std::memcpy(&dst, core.gm[0].data() + (nd * 2048 + j * N + n) * 4, 4);
+        REQUIRE(dst == (src < 0 ? 0 : src));
+      }
+  op.nSize = 24;
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), Catch::Contains("nSize must be a multiple of 16"));
+  op.nSize = 16;
+  op.srcNdStride = 0;
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), Catch::Contains("srcNdStride must be in [1, 512]"));
+}
