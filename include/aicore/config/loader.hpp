@@ -1,0 +1,33 @@
+// Loading a configuration: preset or YAML file, then `--set key=value` overrides, resolved and
+// validated once into a Config (config.hpp). Every problem is an aicore::InputError whose
+// location is file:line:column in the YAML file (1-based), or "--set:N:C" for the N-th --set
+// (1-based, in command-line order) at column C of that KEY=VALUE string.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "aicore/config/config.hpp"
+
+namespace aicore::config {
+
+// Accepted preset names ("atlas-a2", "atlas-a3"); preset "atlas-aN" is <configs_dir>/atlas_aN.yaml.
+const std::vector<std::string>& preset_names();
+
+// Where the presets are: $AICORE_CONFIGS_DIR when set and non-empty, else the source tree's
+// configs/ folder baked in at build time.
+std::string default_configs_dir();
+
+// `preset_or_path` is a preset name or a YAML file path; `sets` are "a.b.c=value" strings applied
+// on top of the file, later ones winning. Config::name is the preset name or the path as given.
+Config load(const std::string& preset_or_path, const std::vector<std::string>& sets,
+            const std::string& configs_dir);
+
+// Same, from YAML text already in memory; `file` is the name used in error locations.
+Config load_yaml_text(const std::string& text, const std::string& file,
+                      const std::vector<std::string>& sets, const std::string& name);
+
+// The resolved configuration as YAML with the same key tree as the preset files (every key, one
+// comment with unit and meaning each); load() of this text gives back the same values.
+std::string to_yaml(const Config& c);
+
+}  // namespace aicore::config

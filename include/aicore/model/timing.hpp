@@ -1,0 +1,25 @@
+// Per-instruction cost from the resolved config (design.md "Timing model"): how long the
+// instruction occupies its pipe and how much later its result is usable. SystemC-free so the
+// published figures can be tested at their boundaries without running a simulation.
+#pragma once
+#include <cstdint>
+
+#include "aicore/config/config.hpp"
+#include "aicore/isa/instructions.hpp"
+
+namespace aicore::model {
+
+struct Cost {
+  uint64_t occupancy = 0;   // cycles the pipe is busy before it can start the next instruction
+  uint64_t latency = 0;     // further cycles until the result is visible (SetFlag waits for it)
+  uint64_t bytes = 0;       // bytes moved on the pipe's data path
+  uint64_t macs = 0;        // multiply-accumulates the Cube performs (sparse: the K/2 it really does)
+  uint64_t dense_macs = 0;  // dense-equivalent MACs (sparse: M x N x original K)
+};
+
+// Cycles for `bytes` on a path: overhead + ceil(bytes / bytes_per_cycle).
+uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path);
+
+Cost cost_of(const isa::Op& op, const config::Config& cfg);
+
+}  // namespace aicore::model

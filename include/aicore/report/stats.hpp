@@ -1,0 +1,52 @@
+// Run statistics (design.md layer 6): an Observer that accumulates per-pipe waits by cause,
+// bytes per data path and MACs, and the stats.json document built from it.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "aicore/config/config.hpp"
+#include "aicore/model/observer.hpp"
+#include "aicore/model/simulation.hpp"
+
+namespace aicore::report {
+
+// The data paths reported in stats.json, with the config bandwidth they are compared to.
+enum class Path : uint8_t { GmToL1, L1ToL0A, L1ToL0B, L1ToL0BSparse, L0CToGm };
+constexpr int kPathCount = 5;
+const char* to_string(Path p);
+
+class StatsCollector : public model::Observer {
+ public:
+  void on_instruction(const model::InstrRecord& r) override;
+
+  struct PipeWaits {
+    uint64_t flag = 0, barrier = 0, port = 0, queue_full = 0;
+  };
+  const std::array<PipeWaits, isa::kPipeCount>& waits() const { return waits_; }
+  const std::array<uint64_t, kPathCount>& path_bytes() const { return path_bytes_; }
+  uint64_t macs() const { return macs_; }
+  uint64_t dense_macs() const { return dense_macs_; }
+  uint64_t sparse_instructions() const { return sparse_; }
+
+ private:
+  std::array<PipeWaits, isa::kPipeCount> waits_{};
+  std::array<uint64_t, kPathCount> path_bytes_{};
+  uint64_t macs_ = 0, dense_macs_ = 0, sparse_ = 0;
+};
+
+struct RunInfo {
+  std::string trace;
+  bool timing_only = false;
+  std::string status;  // "completed", "fault", "input_error", "mismatch"
+  std::string message; // the fault or error text, if any
+};
+
+nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg,
+                          const RunInfo& info);
+
+// The one-screen summary printed after a run.
+std::string summary_text(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg);
+
+}  // namespace aicore::report

@@ -1,0 +1,16 @@
+// The aicore-sim subcommands. Each returns the process exit status (trace-format.md):
+// 0 success, 1 .expect mismatch, 2 bad input, 3 fault while simulating.
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace aicore::cli {
+
+constexpr int kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitFault = 3;
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int config_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace aicore::cli

@@ -1,0 +1,136 @@
+// `aicore-sim run`: trace in; stats.json (always), instr.csv (--instr-log), .out files, and
+// .expect checks out; exit status per trace-format.md.
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <ostream>
+
+#include "aicore/config/loader.hpp"
+#include "aicore/model/simulation.hpp"
+#include "aicore/report/instr_csv.hpp"
+#include "aicore/report/stats.hpp"
+#include "aicore/trace/data_file.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace aicore::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunArgs {
+  std::string trace, config, out_dir;
+  std::vector<std::string> sets;
+  bool timing_only = false, instr_log = false, quiet = false;
+};
+
+void write_stats(const RunArgs& a, const model::RunSummary& s, const report::StatsCollector& c,
+                 const config::Config& cfg, const std::string& status, const std::string& message) {
+  report::RunInfo info{a.trace, a.timing_only, status, message};
+  std::ofstream f(fs::path(a.out_dir) / "stats.json");
+  f << report::stats_json(s, c, cfg, info).dump(2) << "\n";
+}
+
+// .out files and .expect checks; returns the exit status.
+int finish_outputs(const RunArgs& a, const model::Simulation& sim, std::ostream& out, std::ostream& err) {
+  if (a.timing_only) {
+    if (!sim.outs().empty() || !sim.expects().empty())
+      out << "note: --timing-only: .out and .expect are skipped (no data was computed)\n";
+    return kExitOk;
+  }
+  for (const auto& o : sim.outs()) {
+    const auto& t = sim.tensors()[o.tensor];
+    trace::write_tensor_file((fs::path(a.out_dir) / o.file).string(), sim.tensor_data(o.tensor), t.size, o.dtype);
+  }
+  int status = kExitOk;
+  for (const auto& e : sim.expects()) {
+    const auto& t = sim.tensors()[e.tensor];
+    const auto mismatch = trace::compare_expect(e, sim.tensor_data(e.tensor), t.size);
+    if (!mismatch) {
+      out << "expect " << t.name << ": match (" << t.size << " bytes)\n";
+      continue;
+    }
+    status = kExitMismatch;
+    err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in " << mismatch->count
+        << " elements";
+    for (const auto& [index, want, got] : mismatch->first)
+      err << "\n  [" << index << "] expected " << want << ", got " << got;
+    err << "\n";
+  }
+  return status;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  RunArgs a;
+  po::options_description opts("aicore-sim run TRACE options");
+  opts.add_options()("help,h", "this help")("trace", po::value<std::string>(&a.trace), "the .trace file")(
+      "config", po::value<std::string>(&a.config)->default_value("atlas-a2"),
+      "preset (atlas-a2, atlas-a3) or YAML file")("set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+                                                  "override one config key: --set a.b=value (repeatable)")(
+      "out", po::value<std::string>(&a.out_dir)->default_value("out"), "output directory")(
+      "timing-only", po::bool_switch(&a.timing_only), "timing without data: nothing allocated or computed")(
+      "instr-log", po::bool_switch(&a.instr_log), "write instr.csv, one row per instruction")(
+      "timeline", "Chrome-trace timeline.json (not implemented yet)")("vcd", "waves.vcd (not implemented yet)")(
+      "quiet,q", po::bool_switch(&a.quiet), "print nothing on success");
+  po::positional_options_description pos;
+  pos.add("trace", 1);
+  po::variables_map vm;
+  if (!parse_options("run", args, opts, &pos, vm, err)) return kExitBadInput;
+  if (vm.count("help")) {
+    out << opts;
+    return kExitOk;
+  }
+  if (a.trace.empty()) {
+    err << "aicore-sim run: error: missing TRACE (the .trace file to simulate)\n";
+    return kExitBadInput;
+  }
+  for (const char* later : {"timeline", "vcd"})
+    if (vm.count(later)) {
+      err << "aicore-sim run: error: --" << later << " is not implemented yet (tracked as the inspection issue)\n";
+      return kExitBadInput;
+    }
+
+  try {
+    const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
+    std::error_code ec;
+    fs::create_directories(a.out_dir, ec);
+    if (ec) throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
+
+    model::Simulation sim(cfg, a.trace, a.timing_only);
+    report::StatsCollector stats;
+    sim.add_observer(&stats);
+    std::unique_ptr<report::InstrCsvWriter> csv;
+    if (a.instr_log) {
+      csv = std::make_unique<report::InstrCsvWriter>((fs::path(a.out_dir) / "instr.csv").string());
+      sim.add_observer(csv.get());
+    }
+    const model::RunSummary s = sim.run();
+    csv.reset();  // flush
+    if (s.input_error) {
+      write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
+      err << s.input_error->what() << "\n";
+      return kExitBadInput;
+    }
+    if (s.fault) {
+      write_stats(a, s, stats, cfg, "fault", s.fault->what());
+      err << "aicore-sim: fault: " << s.fault->what() << "\n";
+      return kExitFault;
+    }
+    const int status = finish_outputs(a, sim, out, err);
+    write_stats(a, s, stats, cfg, status == kExitOk ? "completed" : "mismatch", "");
+    if (!a.quiet) {
+      out << report::summary_text(s, stats, cfg);
+      if (s.flags_left_set) out << "warning: " << s.flags_left_set << " flag(s) left set at the end of the trace\n";
+      out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
+    }
+    return status;
+  } catch (const InputError& e) {
+    err << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+}  // namespace aicore::cli

@@ -1,0 +1,158 @@
+#include "aicore/config/params.hpp"
+
+#include <algorithm>
+
+namespace aicore::config {
+namespace {
+
+// A pointer-to-member cannot reach a nested member (&Config::gm.read.bytes_per_cycle), so each
+// row carries a captureless lambda that returns the field's address instead.
+#define AICORE_FIELD(member) [](Config& c) -> FieldRef { return &c.member; }
+
+constexpr double kKiB = 1024.0, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+// Sanity limits, not hardware facts: buffers are host allocations made for every run, and cycle
+// counts stay far from overflowing the 64-bit sums the model does with them.
+constexpr double kMaxBuffer = 1 * kGiB;
+constexpr double kMaxCycles = 1e9;
+constexpr double kMinRate = 0.01, kMaxRate = 1e6;  // a tiny rate would mean astronomic durations
+constexpr double kMaxDepth = 4096;                 // queues may be preallocated
+
+std::vector<Param> make_table() {
+  return {
+      // 1 ps SystemC resolution: 100 GHz keeps the period at >= 10 ps.
+      {"clock_mhz", "MHz", "core clock: cycles / clock_mhz = microseconds", AICORE_FIELD(clock_mhz),
+       1, 100000, 0},
+
+      // Multiples: the smallest unit the ISA moves into each buffer (isa.md §1/§2).
+      {"buffers.l1_bytes", "bytes", "L1 size (A1/B1)", AICORE_FIELD(buffers.l1_bytes), 32,
+       kMaxBuffer, 32},
+      {"buffers.l1_banks", "banks", "L1 bank count (bank = l1_bytes / l1_banks)",
+       AICORE_FIELD(buffers.l1_banks), 1, 1024, 0},
+      {"buffers.l0a_bytes", "bytes", "L0A size (A2)", AICORE_FIELD(buffers.l0a_bytes), 512,
+       kMaxBuffer, 512},
+      {"buffers.l0b_bytes", "bytes", "L0B size (B2)", AICORE_FIELD(buffers.l0b_bytes), 512,
+       kMaxBuffer, 512},
+      {"buffers.l0c_bytes", "bytes", "L0C size (CO1)", AICORE_FIELD(buffers.l0c_bytes), 1024,
+       kMaxBuffer, 1024},
+      {"buffers.sparse_index_bytes", "bytes", "sparse index buffer size (at least l0b_bytes / 4)",
+       AICORE_FIELD(buffers.sparse_index_bytes), 128, kMaxBuffer, 128},
+      // 64 GiB = the HBM of one die (isa.md §1): more can never be real.
+      {"buffers.gm_max_bytes", "bytes", "largest total of .gm declarations accepted",
+       AICORE_FIELD(buffers.gm_max_bytes), 1, 64 * kGiB, 0},
+
+      {"gm.read.bytes_per_cycle", "B/cycle", "MTE2 GM -> L1 bandwidth",
+       AICORE_FIELD(gm.read.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"gm.read.overhead_cycles", "cycles", "MTE2 per-instruction occupancy overhead",
+       AICORE_FIELD(gm.read.overhead_cycles), 0, kMaxCycles, 0},
+      {"gm.read.latency_cycles", "cycles", "GM read latency until data is usable in L1",
+       AICORE_FIELD(gm.read.latency_cycles), 0, kMaxCycles, 0},
+      {"gm.write.bytes_per_cycle", "B/cycle", "FIX L0C -> GM write bandwidth",
+       AICORE_FIELD(gm.write.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"gm.write.overhead_cycles", "cycles", "GM write per-instruction occupancy overhead",
+       AICORE_FIELD(gm.write.overhead_cycles), 0, kMaxCycles, 0},
+      {"gm.write.latency_cycles", "cycles", "GM write latency until data is visible in GM",
+       AICORE_FIELD(gm.write.latency_cycles), 0, kMaxCycles, 0},
+      {"gm.shared_bytes_per_cycle", "B/cycle", "GM port bandwidth shared by MTE2 reads and FIX writes",
+       AICORE_FIELD(gm.shared_bytes_per_cycle), kMinRate, kMaxRate, 0},
+
+      {"mte1.to_l0a.bytes_per_cycle", "B/cycle", "LoadData L1 -> L0A bandwidth",
+       AICORE_FIELD(mte1.to_l0a.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"mte1.to_l0a.overhead_cycles", "cycles", "LoadData L1 -> L0A per-instruction overhead",
+       AICORE_FIELD(mte1.to_l0a.overhead_cycles), 0, kMaxCycles, 0},
+      {"mte1.to_l0a.latency_cycles", "cycles", "LoadData L1 -> L0A latency",
+       AICORE_FIELD(mte1.to_l0a.latency_cycles), 0, kMaxCycles, 0},
+      {"mte1.to_l0b.bytes_per_cycle", "B/cycle", "LoadData L1 -> L0B bandwidth",
+       AICORE_FIELD(mte1.to_l0b.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"mte1.to_l0b.overhead_cycles", "cycles", "LoadData L1 -> L0B per-instruction overhead",
+       AICORE_FIELD(mte1.to_l0b.overhead_cycles), 0, kMaxCycles, 0},
+      {"mte1.to_l0b.latency_cycles", "cycles", "LoadData L1 -> L0B latency",
+       AICORE_FIELD(mte1.to_l0b.latency_cycles), 0, kMaxCycles, 0},
+      {"mte1.sparse.bytes_per_cycle", "B/cycle", "LoadDataWithSparse bandwidth (weight bytes)",
+       AICORE_FIELD(mte1.sparse.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"mte1.sparse.overhead_cycles", "cycles", "LoadDataWithSparse per-instruction overhead",
+       AICORE_FIELD(mte1.sparse.overhead_cycles), 0, kMaxCycles, 0},
+      {"mte1.sparse.latency_cycles", "cycles", "LoadDataWithSparse latency",
+       AICORE_FIELD(mte1.sparse.latency_cycles), 0, kMaxCycles, 0},
+
+      // K per cycle above 4096 is meaningless: Mmad k is at most 4095 (isa.md §5).
+      {"cube.int8_k_per_cycle", "elements/cycle", "int8 K elements per fractal-cycle",
+       AICORE_FIELD(cube.int8_k_per_cycle), 1, 4096, 0},
+      {"cube.b16_k_per_cycle", "elements/cycle", "half/bf16 K elements per fractal-cycle",
+       AICORE_FIELD(cube.b16_k_per_cycle), 1, 4096, 0},
+      {"cube.sparse_k_per_cycle", "elements/cycle", "MmadWithSparse original-K elements per fractal-cycle",
+       AICORE_FIELD(cube.sparse_k_per_cycle), 1, 4096, 0},
+      {"cube.head_cycles", "cycles", "Mmad per-instruction fixed overhead",
+       AICORE_FIELD(cube.head_cycles), 0, kMaxCycles, 0},
+      {"cube.latency_cycles", "cycles", "Mmad result visible in L0C after the occupancy",
+       AICORE_FIELD(cube.latency_cycles), 0, kMaxCycles, 0},
+
+      {"fixpipe.elements_per_cycle", "elements/cycle", "Fixpipe L0C read rate before the GM port",
+       AICORE_FIELD(fixpipe.elements_per_cycle), kMinRate, kMaxRate, 0},
+      {"fixpipe.overhead_cycles", "cycles", "Fixpipe per-instruction overhead",
+       AICORE_FIELD(fixpipe.overhead_cycles), 0, kMaxCycles, 0},
+      {"fixpipe.latency_cycles", "cycles", "Fixpipe latency on top of the GM write",
+       AICORE_FIELD(fixpipe.latency_cycles), 0, kMaxCycles, 0},
+
+      {"issue.instructions_per_cycle", "instructions/cycle", "scalar issue rate",
+       AICORE_FIELD(issue.instructions_per_cycle), kMinRate, 64, 0},
+      {"issue.queue_depth_mte2", "instructions", "MTE2 instruction queue depth",
+       AICORE_FIELD(issue.queue_depth_mte2), 1, kMaxDepth, 0},
+      {"issue.queue_depth_mte1", "instructions", "MTE1 instruction queue depth",
+       AICORE_FIELD(issue.queue_depth_mte1), 1, kMaxDepth, 0},
+      {"issue.queue_depth_m", "instructions", "M (Cube) instruction queue depth",
+       AICORE_FIELD(issue.queue_depth_m), 1, kMaxDepth, 0},
+      {"issue.queue_depth_fix", "instructions", "FIX instruction queue depth",
+       AICORE_FIELD(issue.queue_depth_fix), 1, kMaxDepth, 0},
+      {"issue.sync_cycles", "cycles", "cost of SetFlag/WaitFlag/PipeBarrier on its pipe",
+       AICORE_FIELD(issue.sync_cycles), 0, kMaxCycles, 0},
+  };
+}
+#undef AICORE_FIELD
+
+std::vector<std::string> make_groups() {
+  std::vector<std::string> out;
+  for (const Param& p : params()) {
+    for (size_t dot = p.key.find('.'); dot != std::string::npos; dot = p.key.find('.', dot + 1)) {
+      const std::string g = p.key.substr(0, dot);
+      if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<Param>& params() {
+  static const std::vector<Param> table = make_table();
+  return table;
+}
+
+const Param* find_param(const std::string& key) {
+  for (const Param& p : params())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+const std::vector<std::string>& groups() {
+  static const std::vector<std::string> g = make_groups();
+  return g;
+}
+
+bool is_group(const std::string& key) {
+  const auto& g = groups();
+  return std::find(g.begin(), g.end(), key) != g.end();
+}
+
+std::vector<std::string> children(const std::string& group) {
+  const std::string prefix = group.empty() ? "" : group + ".";
+  std::vector<std::string> out;
+  for (const Param& p : params()) {
+    if (p.key.compare(0, prefix.size(), prefix) != 0 || p.key.size() == prefix.size()) continue;
+    const std::string rest = p.key.substr(prefix.size());
+    const std::string child = rest.substr(0, rest.find('.'));
+    if (std::find(out.begin(), out.end(), child) == out.end()) out.push_back(child);
+  }
+  return out;
+}
+
+}  // namespace aicore::config

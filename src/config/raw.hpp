@@ -1,0 +1,41 @@
+// Internal: the raw layer of the loader (design.md layer 3). A file and the --set strings become
+// a RawConfig (key -> text + where it came from) without interpreting any value; resolve() then
+// turns it into a typed, validated Config in one place. yaml-cpp stays inside raw.cpp.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "aicore/common/error.hpp"
+#include "aicore/config/config.hpp"
+
+namespace aicore::config::detail {
+
+struct RawValue {
+  std::string text;  // the scalar exactly as written
+  SourceLoc loc;     // of the value (file) or of the value part of a --set
+};
+
+struct RawConfig {
+  std::string file;                         // for errors that have no better place
+  std::map<std::string, RawValue> values;   // leaf key -> value
+  std::map<std::string, SourceLoc> groups;  // group key ("" = root) -> where it is opened
+};
+
+// Structure checks happen here: unknown, duplicate and misplaced keys; scalars vs mappings.
+RawConfig parse_yaml(const std::string& text, const std::string& file);
+
+// Applies the `ordinal`-th (1-based) --set "a.b.c=value" on top of `raw`.
+void apply_set(RawConfig& raw, const std::string& set, uint32_t ordinal);
+
+// Completeness, types, ranges and cross-field rules.
+Config resolve(const RawConfig& raw, const std::string& name);
+
+// "; did you mean 'x'?" for the nearest candidate, or "" when nothing is close.
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+// Shortest decimal text that reads back as exactly `v` (used by messages and to_yaml).
+std::string format_number(double v);
+
+}  // namespace aicore::config::detail

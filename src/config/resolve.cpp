@@ -1,0 +1,160 @@
+// Raw text -> typed values: the only place values are interpreted, so a YAML value and a --set
+// value of the same key are held to exactly the same rules.
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include "aicore/config/params.hpp"
+#include "raw.hpp"
+
+namespace aicore::config::detail {
+namespace {
+
+// Decimal or 0x hex, no sign, no spaces, no overflow.
+bool parse_unsigned(const std::string& s, uint64_t& out) {
+  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  const size_t begin = hex ? 2 : 0;
+  if (s.size() == begin) return false;
+  const uint64_t base = hex ? 16 : 10;
+  uint64_t v = 0;
+  for (size_t i = begin; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    uint64_t d;
+    if (std::isdigit(c)) d = c - '0';
+    else if (hex && std::isxdigit(c)) d = std::tolower(c) - 'a' + 10;
+    else return false;
+    if (v > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
+    v = v * base + d;
+  }
+  out = v;
+  return true;
+}
+
+// Plain decimal floating point ("150", "-2", "0.5", "1e3"); rejects what strtod would also take
+// but a config should not: leading spaces, hex floats, inf, nan.
+bool parse_decimal(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  const unsigned char c0 = static_cast<unsigned char>(s[0]);
+  if (!(std::isdigit(c0) || c0 == '-' || c0 == '+' || c0 == '.')) return false;
+  if (s.find_first_of("xXnN") != std::string::npos) return false;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+// The value as a number, or throws a type error. Negative integers parse here so that the range
+// check can say "must be >= 0" instead of "not a number".
+long double parse_value(const Param& p, const RawValue& raw, bool integer) {
+  const std::string& s = raw.text;
+  uint64_t u = 0;
+  if (parse_unsigned(s, u)) return static_cast<long double>(u);
+  if (!s.empty() && s[0] == '-' && parse_unsigned(s.substr(1), u)) return -static_cast<long double>(u);
+  // All digits but too long for 64 bits: a range problem, not a type problem.
+  if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos)
+    return std::numeric_limits<long double>::max();
+  double d = 0;
+  if (!integer && parse_decimal(s, d)) return d;
+  const std::string want = integer ? "an integer (decimal or 0x hex)" : "a number";
+  throw InputError(raw.loc, "key '" + p.key + "' expects " + want + " in " + p.unit + ", got '" + s + "'");
+}
+
+std::string number_text(long double v) { return format_number(static_cast<double>(v)); }
+
+void check_range(const Param& p, const RawValue& raw, long double v) {
+  const std::string head = "value " + raw.text + " of '" + p.key + "' is out of range: must be ";
+  if (v < p.min) {
+    const bool positive = p.min > 0 && v <= 0;
+    throw InputError(raw.loc, head + (positive ? "> 0" : ">= " + number_text(p.min)) + " " + p.unit);
+  }
+  if (v > p.max) throw InputError(raw.loc, head + "<= " + number_text(p.max) + " " + p.unit);
+  if (p.multiple_of > 1 && std::fmod(v, static_cast<long double>(p.multiple_of)) != 0)
+    throw InputError(raw.loc, head + "a multiple of " + std::to_string(p.multiple_of) + " " + p.unit);
+}
+
+void store(const Param& p, Config& c, long double v) {
+  std::visit([v](auto* field) { *field = static_cast<std::remove_pointer_t<decltype(field)>>(v); },
+             p.field(c));
+}
+
+// Where to blame a rule between two keys: the one a --set changed last, since that is the
+// change the user just made; otherwise the first.
+const RawValue& blame(const RawConfig& raw, const std::string& a, const std::string& b) {
+  const RawValue& va = raw.values.at(a);
+  const RawValue& vb = raw.values.at(b);
+  const bool sa = va.loc.file == "--set", sb = vb.loc.file == "--set";
+  if (sb && (!sa || vb.loc.line > va.loc.line)) return vb;
+  return va;
+}
+
+void check_cross_fields(const RawConfig& raw, const Config& c) {
+  const Buffers& b = c.buffers;
+  if (b.l1_bytes % b.l1_banks != 0)
+    throw InputError(blame(raw, "buffers.l1_bytes", "buffers.l1_banks").loc,
+                     "buffers.l1_bytes (" + std::to_string(b.l1_bytes) +
+                         ") must be a multiple of buffers.l1_banks (" + std::to_string(b.l1_banks) + ")");
+  // LoadDataWithSparse puts the index of the L0B fractal at address a at a / 4 (isa.md §4).
+  if (b.sparse_index_bytes * 4 < b.l0b_bytes)
+    throw InputError(blame(raw, "buffers.sparse_index_bytes", "buffers.l0b_bytes").loc,
+                     "buffers.sparse_index_bytes (" + std::to_string(b.sparse_index_bytes) +
+                         ") must be at least buffers.l0b_bytes / 4 (" + std::to_string(b.l0b_bytes / 4) +
+                         "): the index of L0B address a lives at a / 4");
+}
+
+// The innermost group of `key` that the file opened, for "missing key" errors; and the outermost
+// group that is missing altogether, which is what the user has to add.
+void report_missing(const RawConfig& raw, const Param& p) {
+  std::string missing = p.key;
+  SourceLoc where = raw.groups.at("");
+  size_t dot = p.key.find('.');
+  while (dot != std::string::npos) {
+    const std::string g = p.key.substr(0, dot);
+    const auto it = raw.groups.find(g);
+    if (it == raw.groups.end()) {
+      missing = g;
+      break;
+    }
+    where = it->second;
+    dot = p.key.find('.', dot + 1);
+  }
+  throw InputError(where, "missing key '" + missing + "'" +
+                              (missing == p.key ? " (" + p.unit + ", " + p.description + ")"
+                                                : " (a mapping that holds " + p.key + ")") +
+                              "; every key is required, see configs/atlas_a2.yaml");
+}
+
+}  // namespace
+
+Config resolve(const RawConfig& raw, const std::string& name) {
+  Config c;
+  c.name = name;
+  for (const Param& p : params()) {
+    const auto it = raw.values.find(p.key);
+    if (it == raw.values.end()) report_missing(raw, p);
+    const bool integer = !std::holds_alternative<double*>(p.field(c));
+    const long double v = parse_value(p, it->second, integer);
+    check_range(p, it->second, v);
+    store(p, c, v);
+  }
+  check_cross_fields(raw, c);
+  return c;
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  // Whole numbers as integers ("1850", not "1.85e+03"): that is how people write these values.
+  if (std::nearbyint(v) == v && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+}  // namespace aicore::config::detail

@@ -1,0 +1,81 @@
+#include "aicore/model/timing.hpp"
+
+#include <cmath>
+
+#include "aicore/isa/check.hpp"
+
+namespace aicore::model {
+
+using isa::ceil_div;
+
+uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path) {
+  const double cycles = std::ceil(static_cast<double>(bytes) / path.bytes_per_cycle);
+  return path.overhead_cycles + static_cast<uint64_t>(cycles);
+}
+
+namespace {
+
+uint64_t fractal_pairs(const isa::MmadCommon& o) { return ceil_div(o.m, 16) * ceil_div(o.n, 16); }
+bool is_noop(const isa::MmadCommon& o) { return o.m == 0 || o.n == 0 || o.k == 0; }
+
+struct CostOf {
+  const config::Config& cfg;
+
+  Cost path(uint64_t bytes, const config::PathTiming& p) const {
+    Cost c;
+    c.bytes = bytes;
+    c.occupancy = transfer_cycles(bytes, p);
+    c.latency = p.latency_cycles;
+    return c;
+  }
+  Cost operator()(const isa::DataCopy& o) const { return path(isa::bytes_moved(o), cfg.gm.read); }
+  Cost operator()(const isa::DataCopyNd2Nz& o) const { return path(isa::bytes_moved(o), cfg.gm.read); }
+  Cost operator()(const isa::LoadData& o) const {
+    return path(isa::bytes_moved(o), o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
+  }
+  Cost operator()(const isa::LoadDataWithSparse& o) const { return path(isa::bytes_moved(o), cfg.mte1.sparse); }
+  Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
+    Cost c;
+    c.occupancy = cfg.cube.head_cycles;
+    c.latency = cfg.cube.latency_cycles;
+    if (is_noop(o)) return c;
+    c.occupancy += fractal_pairs(o) * ceil_div(o.k, k_per_cycle);
+    c.dense_macs = uint64_t{o.m} * o.n * o.k;
+    return c;
+  }
+  Cost operator()(const isa::Mmad& o) const {
+    Cost c = cube(o, o.dtype == isa::DType::Int8 ? cfg.cube.int8_k_per_cycle : cfg.cube.b16_k_per_cycle);
+    c.macs = c.dense_macs;
+    return c;
+  }
+  Cost operator()(const isa::MmadWithSparse& o) const {
+    Cost c = cube(o, cfg.cube.sparse_k_per_cycle);
+    c.macs = c.dense_macs / 2;  // two of every four A elements are multiplied
+    return c;
+  }
+  Cost operator()(const isa::Fixpipe& o) const {
+    // L0C is read at elements_per_cycle, GM written at write.bytes_per_cycle: the slower one bounds.
+    Cost c;
+    c.bytes = isa::bytes_moved(o);
+    const uint64_t elements = c.bytes / 4;
+    const uint64_t read = static_cast<uint64_t>(std::ceil(elements / cfg.fixpipe.elements_per_cycle));
+    const uint64_t write = static_cast<uint64_t>(std::ceil(c.bytes / cfg.gm.write.bytes_per_cycle));
+    c.occupancy = cfg.fixpipe.overhead_cycles + cfg.gm.write.overhead_cycles + (read > write ? read : write);
+    c.latency = cfg.fixpipe.latency_cycles + cfg.gm.write.latency_cycles;
+    return c;
+  }
+  Cost sync() const {
+    Cost c;
+    c.occupancy = cfg.issue.sync_cycles;
+    return c;
+  }
+  Cost operator()(const isa::SetFlag&) const { return sync(); }
+  Cost operator()(const isa::WaitFlag&) const { return sync(); }
+  Cost operator()(const isa::PipeBarrier&) const { return sync(); }
+};
+
+}  // namespace
+
+Cost cost_of(const isa::Op& op, const config::Config& cfg) { return std::visit(CostOf{cfg}, op); }
+
+}  // namespace aicore::model

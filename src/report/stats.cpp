@@ -1,0 +1,154 @@
+#include "aicore/report/stats.hpp"
+
+#include <cstdio>
+
+#include "aicore/config/json.hpp"
+
+namespace aicore::report {
+
+using isa::Pipe;
+
+const char* to_string(Path p) {
+  switch (p) {
+    case Path::GmToL1: return "GM->L1";
+    case Path::L1ToL0A: return "L1->L0A";
+    case Path::L1ToL0B: return "L1->L0B";
+    case Path::L1ToL0BSparse: return "L1->L0B(sparse)";
+    case Path::L0CToGm: return "L0C->GM";
+  }
+  return "?";
+}
+
+void StatsCollector::on_instruction(const model::InstrRecord& r) {
+  PipeWaits& w = waits_[static_cast<size_t>(r.pipe)];
+  switch (r.wait_cause) {
+    case model::WaitCause::Flag: w.flag += r.wait_cycles; break;
+    case model::WaitCause::Barrier: w.barrier += r.wait_cycles; break;
+    case model::WaitCause::Port: w.port += r.wait_cycles; break;
+    default: break;
+  }
+  w.queue_full += r.queue_wait_cycles;
+  macs_ += r.macs;
+  dense_macs_ += r.dense_macs;
+  const isa::Op& op = r.instr->op;
+  if (std::holds_alternative<isa::MmadWithSparse>(op)) ++sparse_;
+  if (std::holds_alternative<isa::DataCopy>(op) || std::holds_alternative<isa::DataCopyNd2Nz>(op))
+    path_bytes_[static_cast<size_t>(Path::GmToL1)] += r.bytes;
+  else if (const auto* ld = std::get_if<isa::LoadData>(&op))
+    path_bytes_[static_cast<size_t>(ld->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B)] += r.bytes;
+  else if (std::holds_alternative<isa::LoadDataWithSparse>(op))
+    path_bytes_[static_cast<size_t>(Path::L1ToL0BSparse)] += r.bytes;
+  else if (std::holds_alternative<isa::Fixpipe>(op))
+    path_bytes_[static_cast<size_t>(Path::L0CToGm)] += r.bytes;
+}
+
+namespace {
+
+const Pipe kReported[] = {Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX};
+
+double path_peak(Path p, const config::Config& cfg) {
+  switch (p) {
+    case Path::GmToL1: return cfg.gm.read.bytes_per_cycle;
+    case Path::L1ToL0A: return cfg.mte1.to_l0a.bytes_per_cycle;
+    case Path::L1ToL0B: return cfg.mte1.to_l0b.bytes_per_cycle;
+    case Path::L1ToL0BSparse: return cfg.mte1.sparse.bytes_per_cycle;
+    case Path::L0CToGm: return cfg.gm.write.bytes_per_cycle;
+  }
+  return 0;
+}
+
+const char* ratio_name(Pipe p) {
+  switch (p) {
+    case Pipe::S: return "aic_scalar_ratio";
+    case Pipe::MTE2: return "aic_mte2_ratio";
+    case Pipe::MTE1: return "aic_mte1_ratio";
+    case Pipe::M: return "aic_mac_ratio";
+    case Pipe::FIX: return "aic_fixpipe_ratio";
+    default: return "";
+  }
+}
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+// Peak dense-equivalent MACs per cycle of the Cube: 16 x 16 output cells x K per cycle.
+double peak_macs_per_cycle(const config::Config& cfg) { return 256.0 * cfg.cube.sparse_k_per_cycle; }
+
+Pipe bound_pipe(const model::RunSummary& s) {
+  Pipe best = Pipe::M;
+  uint64_t most = 0;
+  for (Pipe p : kReported) {
+    if (p == Pipe::S) continue;
+    const uint64_t b = s.pipes[static_cast<size_t>(p)].busy_cycles;
+    if (b > most) {
+      most = b;
+      best = p;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg,
+                          const RunInfo& info) {
+  nlohmann::json j;
+  j["trace"] = info.trace;
+  j["status"] = info.status;
+  j["completed"] = s.completed && info.status == "completed";
+  if (!info.message.empty()) j["message"] = info.message;
+  j["timing_only"] = info.timing_only;
+  j["cycles"] = s.cycles;
+  j["time_us"] = static_cast<double>(s.cycles) / cfg.clock_mhz;
+  j["instructions"] = s.instructions;
+  j["config"] = config::to_json(cfg);
+  for (Pipe p : kReported) {
+    const auto& ps = s.pipes[static_cast<size_t>(p)];
+    const auto& w = c.waits()[static_cast<size_t>(p)];
+    nlohmann::json& o = j["pipes"][isa::to_string(p)];
+    o["busy_cycles"] = ps.busy_cycles;
+    o["stall_cycles"] = ps.stall_cycles;
+    o["instructions"] = ps.instructions;
+    o["busy_ratio"] = ratio(ps.busy_cycles, s.cycles);
+    o["wait_cycles"] = {{"flag", w.flag}, {"barrier", w.barrier}, {"port", w.port}, {"queue_full", w.queue_full}};
+    j["summary"][ratio_name(p)] = ratio(ps.busy_cycles, s.cycles);
+  }
+  for (int i = 0; i < kPathCount; ++i) {
+    const auto p = static_cast<Path>(i);
+    const uint64_t bytes = c.path_bytes()[i];
+    nlohmann::json& o = j["paths"][to_string(p)];
+    o["bytes"] = bytes;
+    o["bytes_per_cycle"] = ratio(bytes, s.cycles);
+    o["peak_bytes_per_cycle"] = path_peak(p, cfg);
+  }
+  j["cube"] = {{"macs", c.macs()},
+               {"dense_equivalent_macs", c.dense_macs()},
+               {"sparse_instructions", c.sparse_instructions()},
+               {"peak_dense_macs_per_cycle", peak_macs_per_cycle(cfg)},
+               {"achieved_dense_macs_per_cycle", ratio(c.dense_macs(), s.cycles)},
+               {"mac_utilisation", ratio(c.dense_macs(), s.cycles) / peak_macs_per_cycle(cfg)}};
+  j["summary"]["bound_pipe"] = isa::to_string(bound_pipe(s));
+  j["flags_left_set"] = s.flags_left_set;
+  return j;
+}
+
+std::string summary_text(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg) {
+  char line[256];
+  std::string out;
+  std::snprintf(line, sizeof line, "cycles %llu (%.3f us at %.0f MHz), %llu instructions\n",
+                static_cast<unsigned long long>(s.cycles), static_cast<double>(s.cycles) / cfg.clock_mhz,
+                cfg.clock_mhz, static_cast<unsigned long long>(s.instructions));
+  out += line;
+  for (Pipe p : kReported) {
+    const auto& ps = s.pipes[static_cast<size_t>(p)];
+    std::snprintf(line, sizeof line, "  %-4s busy %10llu cycles (%5.1f%%)  instructions %8llu  %s\n", isa::to_string(p),
+                  static_cast<unsigned long long>(ps.busy_cycles), 100.0 * ratio(ps.busy_cycles, s.cycles),
+                  static_cast<unsigned long long>(ps.instructions), ratio_name(p));
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "  bound pipe: %s; Cube %.0f of %.0f dense-equivalent MAC/cycle\n",
+                isa::to_string(bound_pipe(s)), ratio(c.dense_macs(), s.cycles), peak_macs_per_cycle(cfg));
+  out += line;
+  return out;
+}
+
+}  // namespace aicore::report

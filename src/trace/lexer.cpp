@@ -1,0 +1,218 @@
+#include "lexer.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace aicore::trace::detail {
+
+namespace {
+constexpr size_t kChunkBytes = size_t{1} << 16;
+constexpr size_t kMaxEcho = 48;          // longest user text quoted in a message
+constexpr size_t kMaxSuggestWord = 64;   // longer words are not misspellings of anything
+
+std::string hex_byte(int c) {
+  char b[8];
+  std::snprintf(b, sizeof b, "0x%02X", static_cast<unsigned>(c) & 0xFFu);
+  return b;
+}
+
+// Incremental UTF-8 validator (RFC 3629: no overlong forms, no surrogates, <= U+10FFFF).
+class Utf8Check {
+ public:
+  // false if the byte cannot occur here.
+  bool feed(int c) {
+    if (need_ == 0) {
+      if (c < 0x80) return true;
+      lo_ = 0x80;
+      hi_ = 0xBF;
+      if (c >= 0xC2 && c <= 0xDF) {
+        need_ = 1;
+      } else if (c >= 0xE0 && c <= 0xEF) {
+        need_ = 2;
+        if (c == 0xE0) lo_ = 0xA0;
+        if (c == 0xED) hi_ = 0x9F;
+      } else if (c >= 0xF0 && c <= 0xF4) {
+        need_ = 3;
+        if (c == 0xF0) lo_ = 0x90;
+        if (c == 0xF4) hi_ = 0x8F;
+      } else {
+        return false;
+      }
+      return true;
+    }
+    if (c < lo_ || c > hi_) return false;
+    lo_ = 0x80;
+    hi_ = 0xBF;
+    --need_;
+    return true;
+  }
+  bool complete() const { return need_ == 0; }
+
+ private:
+  int need_ = 0, lo_ = 0x80, hi_ = 0xBF;
+};
+}  // namespace
+
+LineSource::LineSource(std::istream& in, std::string file)
+    : in_(in), file_(std::move(file)), buf_(kChunkBytes) {}
+
+bool LineSource::refill() {
+  if (!in_.good()) {
+    if (in_.bad()) throw InputError(SourceLoc{file_, line_, 0}, "read error");
+    return false;
+  }
+  in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  if (in_.bad()) throw InputError(SourceLoc{file_, line_, 0}, "read error");
+  pos_ = 0;
+  end_ = static_cast<size_t>(in_.gcount());
+  // A UTF-8 byte-order mark is not part of the first line.
+  if (first_fill_ && end_ >= 3 && static_cast<unsigned char>(buf_[0]) == 0xEF &&
+      static_cast<unsigned char>(buf_[1]) == 0xBB && static_cast<unsigned char>(buf_[2]) == 0xBF)
+    pos_ = 3;
+  first_fill_ = false;
+  return pos_ < end_;
+}
+
+void LineSource::fail(uint64_t column, const std::string& msg) const {
+  const uint64_t max = std::numeric_limits<uint32_t>::max();
+  throw InputError(SourceLoc{file_, line_, static_cast<uint32_t>(std::min(column, max))}, msg);
+}
+
+bool LineSource::next(std::string& code) {
+  code.clear();
+  int c = get();
+  if (c < 0) return false;
+  if (line_ == std::numeric_limits<uint32_t>::max())
+    throw InputError(SourceLoc{file_, line_, 0}, "too many lines (more than 4294967295)");
+  ++line_;
+  Utf8Check utf8;
+  bool comment = false;
+  uint64_t column = 0, lead_column = 0;
+  for (; c >= 0 && c != '\n'; c = get()) {
+    ++column;
+    if (c == 0) fail(column, "NUL byte in the trace (is this a binary file?)");
+    if (utf8.complete()) lead_column = column;
+    if (!utf8.feed(c)) fail(column, "invalid UTF-8 byte " + hex_byte(c));
+    if (comment) continue;
+    if (c == '#') {
+      comment = true;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) fail(column, "unexpected control character " + hex_byte(c));
+    if (code.size() >= kMaxCodeBytes)
+      fail(column, "line is too long (more than " + std::to_string(kMaxCodeBytes) + " bytes before any comment)");
+    code.push_back(static_cast<char>(c));
+  }
+  if (!utf8.complete()) fail(lead_column, "invalid UTF-8: the line ends inside a multi-byte character");
+  return true;
+}
+
+void split_tokens(std::string_view code, std::vector<Token>& out) {
+  out.clear();
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  size_t i = 0;
+  while (i < code.size()) {
+    while (i < code.size() && is_space(code[i])) ++i;
+    const size_t start = i;
+    while (i < code.size() && !is_space(code[i])) ++i;
+    if (i > start) out.push_back(Token{code.substr(start, i - start), static_cast<uint32_t>(start + 1)});
+  }
+}
+
+std::string quote(std::string_view s) {
+  if (s.size() <= kMaxEcho) return "'" + std::string(s) + "'";
+  size_t cut = kMaxEcho;
+  // Do not cut a UTF-8 sequence in half.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return "'" + std::string(s.substr(0, cut)) + "...' (" + std::to_string(s.size()) + " bytes)";
+}
+
+std::string suggestion(std::string_view word, const std::vector<std::string>& candidates) {
+  if (word.empty() || word.size() > kMaxSuggestWord) return "";
+  const std::string best = nearest_word(std::string(word), candidates);
+  return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+KeyValue split_key_value(const Token& t, const LineContext& ctx) {
+  const size_t eq = t.text.find('=');
+  if (eq == std::string_view::npos)
+    ctx.fail(t.column, "expected KEY=VALUE, got " + quote(t.text) + " (no spaces around '=')");
+  KeyValue kv;
+  kv.key = t.text.substr(0, eq);
+  kv.value = t.text.substr(eq + 1);
+  kv.key_column = t.column;
+  kv.value_column = t.column + static_cast<uint32_t>(eq) + 1;
+  if (kv.key.empty()) ctx.fail(t.column, "missing key before '=' in " + quote(t.text));
+  if (kv.value.empty()) ctx.fail(kv.value_column, "missing value for " + quote(kv.key));
+  return kv;
+}
+
+void collect_fields(const Token* begin, const Token* end, const std::vector<std::string>& keys,
+                    const char* owner, const LineContext& ctx, std::vector<KeyValue>& pairs,
+                    std::vector<const KeyValue*>& slots) {
+  pairs.clear();
+  pairs.reserve(static_cast<size_t>(end - begin));  // slots point into pairs: no reallocation
+  slots.assign(keys.size(), nullptr);
+  for (const Token* t = begin; t != end; ++t) {
+    pairs.push_back(split_key_value(*t, ctx));
+    const KeyValue& kv = pairs.back();
+    const auto it = std::find(keys.begin(), keys.end(), kv.key);
+    if (it == keys.end())
+      ctx.fail(kv.key_column, std::string("unknown key ") + quote(kv.key) + " for " + owner + suggestion(kv.key, keys));
+    const KeyValue*& slot = slots[static_cast<size_t>(it - keys.begin())];
+    if (slot)
+      ctx.fail(kv.key_column, "duplicate key " + quote(kv.key) + " (first given at column " +
+                                  std::to_string(slot->key_column) + ")");
+    slot = &kv;
+  }
+}
+
+uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const std::string& what,
+                    const LineContext& ctx) {
+  const auto range = [&] { return " for " + what + " (0.." + std::to_string(max) + ")"; };
+  if (text.empty()) ctx.fail(column, "missing number for " + what);
+  if (text[0] == '-') ctx.fail(column, "negative value " + quote(text) + " not allowed" + range());
+  unsigned base = 10;
+  std::string_view digits = text;
+  if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    digits = text.substr(2);
+  }
+  const auto malformed = [&] {
+    ctx.fail(column, "malformed number " + quote(text) + " for " + what + ": expected a decimal or 0x hex integer");
+  };
+  if (digits.empty()) malformed();
+  uint64_t v = 0;
+  bool overflow = false;
+  for (char ch : digits) {
+    unsigned d = 0;
+    if (ch >= '0' && ch <= '9') {
+      d = static_cast<unsigned>(ch - '0');
+    } else if (base == 16 && ch >= 'a' && ch <= 'f') {
+      d = static_cast<unsigned>(ch - 'a' + 10);
+    } else if (base == 16 && ch >= 'A' && ch <= 'F') {
+      d = static_cast<unsigned>(ch - 'A' + 10);
+    } else {
+      malformed();
+    }
+    if (v > (std::numeric_limits<uint64_t>::max() - d) / base) overflow = true;  // keep scanning for bad digits
+    if (!overflow) v = v * base + d;
+  }
+  if (overflow || v > max) ctx.fail(column, "value " + quote(text) + " out of range" + range());
+  return v;
+}
+
+bool parse_bool(std::string_view text, uint32_t column, const std::string& what, const LineContext& ctx) {
+  if (text == "1" || text == "true") return true;
+  if (text == "0" || text == "false") return false;
+  ctx.fail(column, "invalid boolean " + quote(text) + " for " + what + ": expected 0, 1, true or false");
+}
+
+bool is_identifier(std::string_view s) {
+  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (s.empty() || !alpha(s[0])) return false;
+  return std::all_of(s.begin() + 1, s.end(), [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
+}
+
+}  // namespace aicore::trace::detail

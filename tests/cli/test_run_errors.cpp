@@ -1,0 +1,147 @@
+// Every exit-1, exit-2 and exit-3 class of `aicore-sim run`, with the message shape.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+
+#include "harness.hpp"
+
+using harness::TempDir;
+using Catch::Contains;
+
+TEST_CASE("bad command lines exit 2 with a suggestion", "[cli][errors]") {
+  auto r = harness::run("runn x.trace");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("unknown command 'runn'") && Contains("did you mean 'run'"));
+  r = harness::run("run x.trace --time-only");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("unknown option") && Contains("--timing-only"));
+  r = harness::run("run");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("missing TRACE"));
+  r = harness::run("");
+  CHECK(r.status == 2);
+}
+
+TEST_CASE("a missing trace file exits 2 naming it", "[cli][errors]") {
+  TempDir d;
+  const auto r = harness::run("run " + d.file("nope.trace") + " --out " + d.file("out"));
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("nope.trace"));
+}
+
+TEST_CASE("trace parse errors exit 2 with file:line:column and the nearest mnemonic", "[cli][errors]") {
+  TempDir d;
+  const auto r = harness::run_trace(d, "# comment\nLoadDta dst=L0A:0 src=L1:0 repeatTimes=1\n");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("t.trace:2:1: error:") && Contains("LoadData"));
+  CHECK(harness::stats(d)["status"] == "input_error");
+}
+
+TEST_CASE("config errors exit 2: unknown --set key with a suggestion, unknown preset", "[cli][errors]") {
+  TempDir d;
+  auto r = harness::run_trace(d, "", "--set cube.head_cycle=3");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("cube.head_cycles"));
+  r = harness::run_trace(d, "", "--config atlas-a4");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("atlas-a"));
+}
+
+TEST_CASE("a .gm larger than the configured limit is refused before allocation", "[cli][errors]") {
+  TempDir d;
+  const auto r = harness::run_trace(d, "\n.gm huge size=68719476736\n");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("t.trace:2:1: error:") && Contains("gm_max_bytes"));
+}
+
+TEST_CASE("run-time faults exit 3 naming the instruction, its line and the cycle", "[cli][faults]") {
+  struct Case {
+    const char* trace;
+    const char* fragments[3];
+  };
+  const Case cases[] = {
+      {"LoadData dst=L0A:0 src=L1:0 repeatTimes=1\nLoadData dst=L0A:256 src=L1:0 repeatTimes=1\n",
+       {"t.trace:2: LoadData", "at cycle 2", "misaligned operand"}},
+      {"LoadData dst=L0A:0xFE00 src=L1:0 repeatTimes=2\n", {"t.trace:1: LoadData", "out-of-bounds", "L0A"}},
+      {"\n\nSetFlag event=MTE2_FIX id=0\n", {"t.trace:3: SetFlag", "illegal event pair", "MTE2_FIX"}},
+      {"Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 cmatrixSource=1\n",
+       {"t.trace:1: Mmad", "unsupported mode", "cmatrixSource"}},
+      {"MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=62\n",
+       {"t.trace:1: MmadWithSparse", "invalid field", "multiple of 4"}},
+  };
+  for (const auto& c : cases) {
+    TempDir d;
+    const auto r = harness::run_trace(d, c.trace);
+    INFO(c.trace << "\n" << r.err);
+    CHECK(r.status == 3);
+    for (const char* f : c.fragments) CHECK_THAT(r.err, Contains(f));
+    CHECK(harness::stats(d)["status"] == "fault");
+    CHECK(harness::stats(d)["completed"] == false);
+  }
+}
+
+TEST_CASE("an invalid sparse index (value 3) faults with its position", "[cli][faults]") {
+  TempDir d;
+  d.write("idx.bin", std::string(128, '\xff'));
+  const std::string trace =
+      ".gm idx size=128 file=idx.bin\n"
+      "DataCopy dst=L1:0 src=idx blockLen=4\n"
+      "SetFlag event=MTE2_MTE1 id=0\nWaitFlag event=MTE2_MTE1 id=0\n"
+      "LoadDataWithSparse dst=L0B:0 src=L1:0x1000 idx=L1:0 repeatTimes=1\n"
+      "SetFlag event=MTE1_M id=0\nWaitFlag event=MTE1_M id=0\n"
+      "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=64\n";
+  const auto r = harness::run_trace(d, trace);
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Contains("t.trace:8: MmadWithSparse") && Contains("invalid sparse index") && Contains("n=0"));
+  // Timing-only runs never look at data, so the same trace completes.
+  TempDir t;
+  t.write("idx.bin", std::string(128, '\xff'));
+  CHECK(harness::run_trace(t, trace, "--timing-only").status == 0);
+}
+
+TEST_CASE("double SetFlag is a fault, whether or not a WaitFlag comes later", "[cli][faults][sync]") {
+  TempDir d;
+  auto r = harness::run_trace(d,
+                              "SetFlag event=MTE2_MTE1 id=3\nSetFlag event=MTE2_MTE1 id=3\n"
+                              "LoadData dst=L0A:0 src=L1:0 repeatTimes=100\n"
+                              "WaitFlag event=MTE2_MTE1 id=3\nWaitFlag event=MTE2_MTE1 id=3\n");
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Contains("t.trace:2: SetFlag") && Contains("double SetFlag") && Contains("MTE2_MTE1 id 3"));
+  TempDir e;
+  r = harness::run_trace(e, "SetFlag event=M_FIX id=0\nSetFlag event=M_FIX id=0\n");
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Contains("t.trace:2: SetFlag") && Contains("double SetFlag"));
+}
+
+TEST_CASE("a wait that can never be satisfied is a deadlock naming each blocked pipe", "[cli][faults][sync]") {
+  TempDir d;
+  const auto r = harness::run_trace(d,
+                                    "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n"
+                                    "WaitFlag event=MTE2_MTE1 id=1\n"
+                                    "WaitFlag event=MTE1_M id=2\n");
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Contains("deadlock at cycle") && Contains("MTE1: ") && Contains("t.trace:2: WaitFlag") &&
+                        Contains("flag MTE2_MTE1 id 1") && Contains("M: ") && Contains("t.trace:3: WaitFlag"));
+}
+
+TEST_CASE(".expect mismatch exits 1 with the first differing elements", "[cli][expect]") {
+  TempDir d;
+  std::string want(64, '\0');
+  want[4] = 7;  // element 1 of the int32 tensor
+  d.write("want.bin", want);
+  const auto r = harness::run_trace(d, ".gm c size=64\n.expect c file=want.bin dtype=int32\n");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Contains("1 elements") && Contains("[1] expected 7, got 0"));
+  CHECK(harness::stats(d)["status"] == "mismatch");
+}
+
+TEST_CASE(".out writes the tensor after the run", "[cli][out]") {
+  TempDir d;
+  d.write("a.bin", std::string(64, '\x05'));
+  const auto r = harness::run_trace(d, ".gm a size=64 file=a.bin\n.out a file=a_out.bin\n");
+  REQUIRE(r.status == 0);
+  std::ifstream f(d.file("out/a_out.bin"), std::ios::binary);
+  std::string got((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK(got == std::string(64, '\x05'));
+}
