@@ -37,9 +37,10 @@ class Walker {
 
   void map(const YAML::Node& node, const std::string& group) {
     std::set<std::string> seen;  // yaml-cpp keeps duplicate keys silently; we refuse them
+    // Copies, not references: yaml-cpp's iterator hands out a temporary pair proxy.
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& k = it->first;
-      const YAML::Node& v = it->second;
+      const YAML::Node k = it->first;
+      const YAML::Node v = it->second;
       const SourceLoc kloc = at(raw_.file, k.Mark());
       if (!k.IsScalar())
         throw InputError(kloc, "a key must be a plain name" + in(group));

@@ -47,7 +47,7 @@ std::string Plan::describe() const {
   std::string s = std::to_string(shape.M) + "x" + std::to_string(shape.K) + "x" + std::to_string(shape.N) +
                   (shape.sparse ? " sparse 4:2" : " dense") + ", ";
   if (steps() == 1) return s + "single tile";
-  return s + "tiles " + std::to_string(tm) + "x" + std::to_string(tk) + "x" + std::to_string(tn) + " (" +
+  return s + "tiles (m x k x n) " + std::to_string(tm) + "x" + std::to_string(tk) + "x" + std::to_string(tn) + " (" +
          std::to_string(m_tiles) + " x " + std::to_string(n_tiles) + " output tiles, " + std::to_string(k_chunks) +
          " k-chunks, " + std::to_string(steps()) + " steps, double-buffered)";
 }

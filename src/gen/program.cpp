@@ -109,7 +109,6 @@ class Builder {
     // MTE1: L1 -> L0A (NZ -> Zz, one LoadData per 16-row block) and L0B.
     e_.wait(Pipe::MTE2, Pipe::MTE1, st.slot);
     if (db) e_.wait(Pipe::M, Pipe::MTE1, st.slot);
-    if (db) e_.set(Pipe::MTE1, Pipe::MTE2, st.slot);
     for (uint64_t m1 = 0; m1 < mr1; ++m1) {
       isa::LoadData ld;
       ld.dst = on(Space::L0A, l0a + m1 * kc1 * 512);
@@ -140,6 +139,7 @@ class Builder {
         e_.op(ld);
       }
     }
+    if (db) e_.set(Pipe::MTE1, Pipe::MTE2, st.slot);
     e_.set(Pipe::MTE1, Pipe::M, st.slot);
 
     // M: accumulate this k-chunk into the tile's L0C slot.

@@ -16,6 +16,7 @@
 #include "aicore/trace/npy.hpp"
 #include "aicore/trace/reader.hpp"
 #include "machine.hpp"
+#include "replay.hpp"
 #include "op_equal.hpp"
 
 using namespace aicore;
@@ -35,11 +36,6 @@ struct TempDir {
   std::string operator/(const std::string& f) const { return (path / f).string(); }
 };
 
-std::vector<uint8_t> slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
 struct Run {
   int status;
   std::string out, err;
@@ -55,35 +51,6 @@ Run run_densify(const std::vector<std::string>& args) {
   return {s, o.str(), e.str()};
 }
 
-// Parse a generated trace with the real reader, load its GM files, run it, and return the
-// ops plus C next to the golden file's contents.
-struct Replay {
-  std::vector<isa::Op> ops;
-  std::vector<uint8_t> c, golden;
-};
-Replay replay(const std::string& trace_path) {
-  trace::Reader r(trace_path);
-  trace::Statement st;
-  Replay out;
-  std::vector<std::vector<uint8_t>> gm;
-  uint32_t expect_tensor = 0;
-  while (r.next(st)) {
-    if (st.kind == trace::Statement::Kind::Gm) {
-      gm.push_back(st.gm.file.empty() ? std::vector<uint8_t>(st.gm.size, 0) : slurp(st.gm.file));
-      REQUIRE(gm.back().size() == st.gm.size);
-    } else if (st.kind == trace::Statement::Kind::Expect) {
-      expect_tensor = st.expect.tensor;
-      out.golden = slurp(st.expect.file);
-    } else if (st.kind == trace::Statement::Kind::Instr) {
-      out.ops.push_back(st.instr.op);
-    }
-  }
-  gentest::Machine m(gm, 77);
-  gentest::run_in_order(out.ops, m);
-  out.c = m.gm[expect_tensor];
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("gen writes a trace that the reader parses back to the same program", "[cli][roundtrip]") {
@@ -93,7 +60,7 @@ TEST_CASE("gen writes a trace that the reader parses back to the same program", 
   REQUIRE(r.status == 0);
   for (auto f : {"seed.trace", "a.bin", "b.bin", "idx.bin", "c_golden.bin", "a.npy", "b_sparse.npy"})
     CHECK(fs::exists(d.path / "seed" / f));
-  const Replay rp = replay(d / "seed/seed.trace");
+  const gentest::Replay rp = gentest::replay(d / "seed/seed.trace");
   CHECK(rp.c == rp.golden);
   CHECK(rp.golden.size() == 16 * 16 * 4);
 
@@ -113,12 +80,12 @@ TEST_CASE("tiled and dense traces replay to their golden", "[cli][roundtrip]") {
                "32", "--tile-k", "96", "--no-originals", "--name", "x"})
               .status == 0);
   CHECK_FALSE(fs::exists(d.path / "t" / "a.npy"));
-  const Replay rp = replay(d / "t/x.trace");
+  const gentest::Replay rp = gentest::replay(d / "t/x.trace");
   CHECK(rp.c == rp.golden);
   REQUIRE(run_gen({"--m", "160", "--k", "256", "--n", "48", "--sparse", "--out", d / "s", "--tile-m", "64", "--lossy",
                "0.2"})
               .status == 0);
-  const Replay sp = replay(d / "s/s.trace");
+  const gentest::Replay sp = gentest::replay(d / "s/s.trace");
   CHECK(sp.c == sp.golden);
 }
 
@@ -130,13 +97,13 @@ TEST_CASE("same seed: a sparse/dense pair with identical data and golden", "[cli
   n.insert(n.end(), {"--dense", "--out", d / "n"});
   REQUIRE(run_gen(s).status == 0);
   REQUIRE(run_gen(n).status == 0);
-  CHECK(slurp(d / "s/a.bin") == slurp(d / "n/a.bin"));
-  CHECK(slurp(d / "s/c_golden.bin") == slurp(d / "n/c_golden.bin"));
+  CHECK(gentest::slurp(d / "s/a.bin") == gentest::slurp(d / "n/a.bin"));
+  CHECK(gentest::slurp(d / "s/c_golden.bin") == gentest::slurp(d / "n/c_golden.bin"));
   CHECK(trace::read_npy(d / "s/b_sparse.npy").data == trace::read_npy(d / "n/b.npy").data);
-  CHECK(replay(d / "n/n.trace").c == slurp(d / "n/c_golden.bin"));
+  CHECK(gentest::replay(d / "n/n.trace").c == gentest::slurp(d / "n/c_golden.bin"));
   // Reproducible: running again gives the same bytes.
   REQUIRE(run_gen(s).status == 0);
-  CHECK(slurp(d / "s/c_golden.bin") == slurp(d / "n/c_golden.bin"));
+  CHECK(gentest::slurp(d / "s/c_golden.bin") == gentest::slurp(d / "n/c_golden.bin"));
 }
 
 TEST_CASE("gen takes A and B from .npy files", "[cli]") {
@@ -151,10 +118,10 @@ TEST_CASE("gen takes A and B from .npy files", "[cli]") {
   REQUIRE(r.status == 0);
   CHECK_THAT(r.err, Contains("warning:") && Contains("dropped"));
   const auto c = gen::reference_gemm(a.data(), gen::keep_first_two(b.data(), 68, 30).data(), 20, 68, 30, 32);
-  const auto golden = slurp(d / "o/c_golden.bin");
+  const auto golden = gentest::slurp(d / "o/c_golden.bin");
   REQUIRE(golden.size() == c.size() * 4);
   CHECK(std::memcmp(golden.data(), c.data(), golden.size()) == 0);
-  CHECK(replay(d / "o/o.trace").c == golden);
+  CHECK(gentest::replay(d / "o/o.trace").c == golden);
   const auto bad = run_gen({"--sparse", "--a", d / "a.npy", "--k", "64", "--n", "16", "--out", d / "x"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Contains("is 20 x 68, expected * x 64"));
@@ -190,8 +157,8 @@ TEST_CASE("densify: .npy and raw input, counts, kept matrix", "[cli][densify]") 
   CHECK_THAT(r.out, Contains("groups: 1280") && Contains("lossy groups (3-4 non-zeros): 0") &&
                         Contains("dropped values: 0"));
   const auto dz = sem::densify_4to2(b.data(), 128, 40);
-  CHECK(slurp(d / "bd.bin") == std::vector<uint8_t>(dz.dense_zn.begin(), dz.dense_zn.end()));
-  CHECK(slurp(d / "idx.bin") == dz.index);
+  CHECK(gentest::slurp(d / "bd.bin") == std::vector<uint8_t>(dz.dense_zn.begin(), dz.dense_zn.end()));
+  CHECK(gentest::slurp(d / "idx.bin") == dz.index);
   const auto kept = trace::read_npy(d / "kept.npy");
   CHECK(kept.shape == std::vector<uint64_t>{128, 40});
   CHECK(kept.data == std::vector<uint8_t>(b.begin(), b.end()));  // nothing lost: kept == input
@@ -199,7 +166,7 @@ TEST_CASE("densify: .npy and raw input, counts, kept matrix", "[cli][densify]") 
   std::ofstream(d / "raw.bin", std::ios::binary).write(reinterpret_cast<const char*>(b.data()), b.size());
   r = run_densify({d / "raw.bin", "--k", "128", "--n", "40", "--b-out", d / "bd2.bin", "--idx-out", d / "idx2.bin"});
   REQUIRE(r.status == 0);
-  CHECK(slurp(d / "bd2.bin") == slurp(d / "bd.bin"));
+  CHECK(gentest::slurp(d / "bd2.bin") == gentest::slurp(d / "bd.bin"));
   r = run_densify({d / "raw.bin", "--k", "128", "--n", "41", "--b-out", d / "x.bin", "--idx-out", d / "y.bin"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Contains("has 5120 bytes, expected 128 x 41 = 5248"));
