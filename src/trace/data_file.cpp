@@ -116,11 +116,16 @@ void write_tensor_file(const std::string& path, const uint8_t* data, uint64_t si
 
 std::string format_element(isa::DType dtype, const uint8_t* p) {
   switch (dtype) {
-    case isa::DType::Int8: return std::to_string(static_cast<int8_t>(p[0]));
-    case isa::DType::Half: return float_text(half_to_float(static_cast<uint16_t>(p[0] | p[1] << 8)));
-    case isa::DType::BF16: return float_text(float_of_bits(static_cast<uint32_t>(p[0] | p[1] << 8) << 16));
-    case isa::DType::Int32: return std::to_string(static_cast<int32_t>(f32_bits(p)));
-    case isa::DType::Float: return float_text(float_of_bits(f32_bits(p)));
+    case isa::DType::Int8:
+      return std::to_string(static_cast<int8_t>(p[0]));
+    case isa::DType::Half:
+      return float_text(half_to_float(static_cast<uint16_t>(p[0] | p[1] << 8)));
+    case isa::DType::BF16:
+      return float_text(float_of_bits(static_cast<uint32_t>(p[0] | p[1] << 8) << 16));
+    case isa::DType::Int32:
+      return std::to_string(static_cast<int32_t>(f32_bits(p)));
+    case isa::DType::Float:
+      return float_text(float_of_bits(f32_bits(p)));
   }
   return "?";
 }

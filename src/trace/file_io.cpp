@@ -29,15 +29,19 @@ std::ofstream open_for_write(const std::string& path) {
   const fs::path p(path);
   std::error_code ec;
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  if (ec) throw InputError(SourceLoc{path, 0, 0}, "cannot create directory " + p.parent_path().string() + ": " + ec.message());
+  if (ec)
+    throw InputError(SourceLoc{path, 0, 0},
+                     "cannot create directory " + p.parent_path().string() + ": " + ec.message());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(SourceLoc{path, 0, 0}, std::string("cannot write file: ") + std::strerror(errno));
+  if (!out)
+    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot write file: ") + std::strerror(errno));
   return out;
 }
 
 void finish_write(std::ofstream& out, const std::string& path) {
   out.flush();
-  if (!out) throw InputError(SourceLoc{path, 0, 0}, std::string("cannot write file: ") + std::strerror(errno));
+  if (!out)
+    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot write file: ") + std::strerror(errno));
   out.close();
   if (out.fail()) throw InputError(SourceLoc{path, 0, 0}, "cannot write file (close failed)");
 }

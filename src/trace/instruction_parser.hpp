@@ -40,7 +40,8 @@ class TensorTable {
 
 // Parses an instruction line: tokens[0] is the mnemonic, the rest key=value fields. GM operands
 // resolve against the tensors declared so far.
-isa::Op parse_instruction(const std::vector<Token>& tokens, const TensorTable& tensors, const LineContext& ctx);
+isa::Op parse_instruction(const std::vector<Token>& tokens, const TensorTable& tensors,
+                          const LineContext& ctx);
 
 // Every mnemonic the reader accepts (for "did you mean" hints that span mnemonics and directives).
 const std::vector<std::string>& mnemonics();

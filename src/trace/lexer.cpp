@@ -8,8 +8,8 @@ namespace aicore::trace::detail {
 
 namespace {
 constexpr size_t kChunkBytes = size_t{1} << 16;
-constexpr size_t kMaxEcho = 48;          // longest user text quoted in a message
-constexpr size_t kMaxSuggestWord = 64;   // longer words are not misspellings of anything
+constexpr size_t kMaxEcho = 48;         // longest user text quoted in a message
+constexpr size_t kMaxSuggestWord = 64;  // longer words are not misspellings of anything
 
 std::string hex_byte(int c) {
   char b[8];
@@ -99,9 +99,11 @@ bool LineSource::next(std::string& code) {
       comment = true;
       continue;
     }
-    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) fail(column, "unexpected control character " + hex_byte(c));
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F)
+      fail(column, "unexpected control character " + hex_byte(c));
     if (code.size() >= kMaxCodeBytes)
-      fail(column, "line is too long (more than " + std::to_string(kMaxCodeBytes) + " bytes before any comment)");
+      fail(column,
+           "line is too long (more than " + std::to_string(kMaxCodeBytes) + " bytes before any comment)");
     code.push_back(static_cast<char>(c));
   }
   if (!utf8.complete()) fail(lead_column, "invalid UTF-8: the line ends inside a multi-byte character");
@@ -159,7 +161,8 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
     const KeyValue& kv = pairs.back();
     const auto it = std::find(keys.begin(), keys.end(), kv.key);
     if (it == keys.end())
-      ctx.fail(kv.key_column, std::string("unknown key ") + quote(kv.key) + " for " + owner + suggestion(kv.key, keys));
+      ctx.fail(kv.key_column,
+               std::string("unknown key ") + quote(kv.key) + " for " + owner + suggestion(kv.key, keys));
     const KeyValue*& slot = slots[static_cast<size_t>(it - keys.begin())];
     if (slot)
       ctx.fail(kv.key_column, "duplicate key " + quote(kv.key) + " (first given at column " +
@@ -180,7 +183,8 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
     digits = text.substr(2);
   }
   const auto malformed = [&] {
-    ctx.fail(column, "malformed number " + quote(text) + " for " + what + ": expected a decimal or 0x hex integer");
+    ctx.fail(column,
+             "malformed number " + quote(text) + " for " + what + ": expected a decimal or 0x hex integer");
   };
   if (digits.empty()) malformed();
   uint64_t v = 0;
@@ -196,7 +200,8 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
     } else {
       malformed();
     }
-    if (v > (std::numeric_limits<uint64_t>::max() - d) / base) overflow = true;  // keep scanning for bad digits
+    if (v > (std::numeric_limits<uint64_t>::max() - d) / base)
+      overflow = true;  // keep scanning for bad digits
     if (!overflow) v = v * base + d;
   }
   if (overflow || v > max) ctx.fail(column, "value " + quote(text) + " out of range" + range());

@@ -64,7 +64,8 @@ class HeaderParser {
         a.descr = string_literal("the descr string");
       } else if (key == "fortran_order") {
         once(have_order, key);
-        if (boolean()) fail("Fortran-order arrays are not supported (save a C-order array, e.g. np.ascontiguousarray)");
+        if (boolean())
+          fail("Fortran-order arrays are not supported (save a C-order array, e.g. np.ascontiguousarray)");
       } else if (key == "shape") {
         once(have_shape, key);
         a.shape = tuple();
@@ -79,7 +80,11 @@ class HeaderParser {
     skip_space();
     if (i_ != s_.size()) fail("unexpected text after the dictionary");
     if (!have_descr || !have_order || !have_shape)
-      fail(std::string("missing key '") + (!have_descr ? "descr" : !have_order ? "fortran_order" : "shape") + "'");
+      fail(std::string("missing key '") +
+           (!have_descr   ? "descr"
+            : !have_order ? "fortran_order"
+                          : "shape") +
+           "'");
     return a;
   }
 
@@ -172,7 +177,8 @@ std::string npy_canonical_descr(const std::string& descr) {
     order = d[0];
     d.remove_prefix(1);
   }
-  static constexpr const char* kTypes[] = {"b1", "i1", "u1", "i2", "u2", "f2", "i4", "u4", "f4", "i8", "u8", "f8"};
+  static constexpr const char* kTypes[] = {"b1", "i1", "u1", "i2", "u2", "f2",
+                                           "i4", "u4", "f4", "i8", "u8", "f8"};
   for (const char* t : kTypes) {
     if (d != t) continue;
     if (t[1] == '1') return std::string("|") + t;
@@ -189,11 +195,16 @@ uint32_t npy_item_size(const std::string& descr) {
 
 std::string npy_descr(isa::DType dtype) {
   switch (dtype) {
-    case isa::DType::Int8: return "|i1";
-    case isa::DType::Half: return "<f2";
-    case isa::DType::BF16: return "<u2";
-    case isa::DType::Int32: return "<i4";
-    case isa::DType::Float: return "<f4";
+    case isa::DType::Int8:
+      return "|i1";
+    case isa::DType::Half:
+      return "<f2";
+    case isa::DType::BF16:
+      return "<u2";
+    case isa::DType::Int32:
+      return "<i4";
+    case isa::DType::Float:
+      return "<f4";
   }
   return "|u1";
 }
@@ -205,7 +216,8 @@ NpyArray read_npy(const std::string& path) {
   if (file_size < 10) bad(path, "not a .npy file (only " + std::to_string(file_size) + " bytes)");
   in.read(reinterpret_cast<char*>(pre), 10);
   if (!in) bad(path, "read error");
-  if (std::string_view(reinterpret_cast<const char*>(pre), kMagicBytes) != std::string_view(kMagic, kMagicBytes))
+  if (std::string_view(reinterpret_cast<const char*>(pre), kMagicBytes) !=
+      std::string_view(kMagic, kMagicBytes))
     bad(path, "not a .npy file (bad magic; expected \\x93NUMPY)");
   const int major = pre[6], minor = pre[7];
   uint64_t header_start = 10, header_len = 0;
@@ -221,7 +233,8 @@ NpyArray read_npy(const std::string& path) {
     bad(path, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
                   " (1.0, 2.0 and 3.0 are supported)");
   }
-  if (header_len > kMaxHeaderBytes) bad(path, "the .npy header is implausibly large (" + std::to_string(header_len) + " bytes)");
+  if (header_len > kMaxHeaderBytes)
+    bad(path, "the .npy header is implausibly large (" + std::to_string(header_len) + " bytes)");
   if (header_start + header_len > file_size)
     bad(path, "truncated .npy header: it claims " + std::to_string(header_len) + " bytes, the file has " +
                   std::to_string(file_size - header_start) + " after the preamble");
@@ -232,8 +245,10 @@ NpyArray read_npy(const std::string& path) {
   NpyArray a = HeaderParser(header, path).parse();
   const std::string canonical = npy_canonical_descr(a.descr);
   if (canonical.empty()) {
-    if (!a.descr.empty() && a.descr[0] == '>') bad(path, "big-endian data ('" + a.descr + "') is not supported");
-    bad(path, "unsupported dtype '" + a.descr + "' (supported: i1 u1 b1 i2 u2 f2 i4 u4 f4 i8 u8 f8, little-endian)");
+    if (!a.descr.empty() && a.descr[0] == '>')
+      bad(path, "big-endian data ('" + a.descr + "') is not supported");
+    bad(path, "unsupported dtype '" + a.descr +
+                  "' (supported: i1 u1 b1 i2 u2 f2 i4 u4 f4 i8 u8 f8, little-endian)");
   }
   a.descr = canonical;
   uint64_t bytes = 0;
@@ -258,8 +273,8 @@ void write_npy(const std::string& path, const std::string& descr, const std::vec
   if (canonical.empty()) throw std::invalid_argument("write_npy: unsupported descr '" + descr + "'");
   uint64_t expected = 0;
   if (!element_count(shape, npy_item_size(canonical), expected) || expected != bytes)
-    throw std::invalid_argument("write_npy: shape " + shape_text(shape) + " of " + canonical + " does not hold " +
-                                std::to_string(bytes) + " bytes");
+    throw std::invalid_argument("write_npy: shape " + shape_text(shape) + " of " + canonical +
+                                " does not hold " + std::to_string(bytes) + " bytes");
   if (shape.size() > 64) throw std::invalid_argument("write_npy: more than 64 dimensions");
   std::string header =
       "{'descr': '" + canonical + "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";

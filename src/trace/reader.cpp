@@ -40,8 +40,8 @@ struct Reader::Impl {
   detail::LineSource lines;
   detail::TensorTable tensors;
   uint64_t instructions = 0;
-  std::string code;             // reused line buffer
-  std::vector<Token> tokens;    // reused token buffer
+  std::string code;           // reused line buffer
+  std::vector<Token> tokens;  // reused token buffer
 
   Impl(std::unique_ptr<std::istream> own, std::istream& in, std::string display, std::string base)
       : owned(std::move(own)), name(display), base_dir(std::move(base)), lines(in, std::move(display)) {}
@@ -50,7 +50,8 @@ struct Reader::Impl {
   std::string_view directive_name(const LineContext& ctx) const {
     const Token& d = tokens[0];
     if (tokens.size() < 2 || tokens[1].text.find('=') != std::string_view::npos) {
-      const uint32_t col = tokens.size() < 2 ? d.column + static_cast<uint32_t>(d.text.size()) + 1 : tokens[1].column;
+      const uint32_t col =
+          tokens.size() < 2 ? d.column + static_cast<uint32_t>(d.text.size()) + 1 : tokens[1].column;
       ctx.fail(col, "expected a tensor name after " + std::string(d.text));
     }
     return tokens[1].text;
@@ -59,24 +60,28 @@ struct Reader::Impl {
   const GmDecl& declared_tensor(const LineContext& ctx) const {
     const std::string_view n = directive_name(ctx);
     if (const GmDecl* t = tensors.find(n)) return *t;
-    ctx.fail(tokens[1].column, "unknown tensor " + quote(n) + " (declare it with .gm first)" + tensors.suggest(n));
+    ctx.fail(tokens[1].column,
+             "unknown tensor " + quote(n) + " (declare it with .gm first)" + tensors.suggest(n));
   }
 
   // The element type of .out/.expect; the tensor must hold a whole number of elements.
-  isa::DType dtype_field(const detail::KeyValue* kv, isa::DType dflt, const GmDecl& t, const LineContext& ctx) const {
+  isa::DType dtype_field(const detail::KeyValue* kv, isa::DType dflt, const GmDecl& t,
+                         const LineContext& ctx) const {
     static const std::vector<std::string> names = {"int8", "half", "bf16", "int32", "float"};
     isa::DType d = dflt;
     if (kv) {
       const auto parsed = isa::dtype_from_string(std::string(kv->value));
       if (!parsed)
-        ctx.fail(kv->value_column, "unknown dtype " + quote(kv->value) + "; expected int8, half, bf16, int32 or float" +
+        ctx.fail(kv->value_column, "unknown dtype " + quote(kv->value) +
+                                       "; expected int8, half, bf16, int32 or float" +
                                        detail::suggestion(kv->value, names));
       d = *parsed;
     }
     if (t.size % isa::size_of(d) != 0)
       ctx.fail(kv ? kv->value_column : tokens[0].column,
-               "tensor " + quote(t.name) + " has " + std::to_string(t.size) + " bytes, not a whole number of " +
-                   isa::to_string(d) + " elements" + (kv ? "" : " (the default dtype; set dtype=)"));
+               "tensor " + quote(t.name) + " has " + std::to_string(t.size) +
+                   " bytes, not a whole number of " + isa::to_string(d) + " elements" +
+                   (kv ? "" : " (the default dtype; set dtype=)"));
     return d;
   }
 
@@ -87,7 +92,8 @@ struct Reader::Impl {
       ctx.fail(tokens[1].column, "invalid tensor name " + quote(n) +
                                      ": use letters, digits and '_', not starting with a digit");
     if (const GmDecl* prev = tensors.find(n))
-      ctx.fail(tokens[1].column, "tensor " + quote(n) + " is already declared at line " + std::to_string(prev->loc.line));
+      ctx.fail(tokens[1].column,
+               "tensor " + quote(n) + " is already declared at line " + std::to_string(prev->loc.line));
     std::vector<detail::KeyValue> pairs;
     std::vector<const detail::KeyValue*> slots;
     detail::collect_fields(tokens.data() + 2, tokens.data() + tokens.size(), keys, ".gm", ctx, pairs, slots);
@@ -126,7 +132,8 @@ struct Reader::Impl {
     const GmDecl& t = declared_tensor(ctx);
     std::vector<detail::KeyValue> pairs;
     std::vector<const detail::KeyValue*> slots;
-    detail::collect_fields(tokens.data() + 2, tokens.data() + tokens.size(), keys, ".expect", ctx, pairs, slots);
+    detail::collect_fields(tokens.data() + 2, tokens.data() + tokens.size(), keys, ".expect", ctx, pairs,
+                           slots);
     if (!slots[0]) ctx.fail(tokens[0].column, ".expect is missing required key 'file'");
     ExpectDecl e;
     e.tensor = t.id;
@@ -151,7 +158,8 @@ struct Reader::Impl {
         } else if (first.text == ".expect") {
           parse_expect(s, ctx);
         } else {
-          ctx.fail(first.column, "unknown directive " + quote(first.text) + "; expected .gm, .out or .expect" +
+          ctx.fail(first.column, "unknown directive " + quote(first.text) +
+                                     "; expected .gm, .out or .expect" +
                                      detail::suggestion(first.text, directive_names()));
         }
         return true;
@@ -168,9 +176,11 @@ struct Reader::Impl {
 
 Reader::Reader(const std::string& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError(SourceLoc{path, 0, 0}, "cannot read trace: is a directory");
+  if (fs::is_directory(path, ec))
+    throw InputError(SourceLoc{path, 0, 0}, "cannot read trace: is a directory");
   auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!*file) throw InputError(SourceLoc{path, 0, 0}, std::string("cannot open trace: ") + std::strerror(errno));
+  if (!*file)
+    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot open trace: ") + std::strerror(errno));
   std::istream& in = *file;
   impl_ = std::make_unique<Impl>(std::move(file), in, path, fs::path(path).parent_path().string());
 }
@@ -182,8 +192,14 @@ Reader::~Reader() = default;
 Reader::Reader(Reader&&) noexcept = default;
 Reader& Reader::operator=(Reader&&) noexcept = default;
 
-bool Reader::next(Statement& out) { return impl_->next(out); }
-const std::vector<GmDecl>& Reader::tensors() const { return impl_->tensors.list(); }
-const std::string& Reader::name() const { return impl_->name; }
+bool Reader::next(Statement& out) {
+  return impl_->next(out);
+}
+const std::vector<GmDecl>& Reader::tensors() const {
+  return impl_->tensors.list();
+}
+const std::string& Reader::name() const {
+  return impl_->name;
+}
 
 }  // namespace aicore::trace

@@ -14,10 +14,13 @@
 
 namespace trace_test {
 
-inline std::string data_dir() { return AICORE_TRACE_TEST_DATA; }
+inline std::string data_dir() {
+  return AICORE_TRACE_TEST_DATA;
+}
 
 // Every statement of a trace given as text (display name "t.trace").
-inline std::vector<aicore::trace::Statement> read_all(const std::string& text, const std::string& base_dir = "") {
+inline std::vector<aicore::trace::Statement> read_all(const std::string& text,
+                                                      const std::string& base_dir = "") {
   std::istringstream in(text);
   aicore::trace::Reader r(in, "t.trace", base_dir);
   std::vector<aicore::trace::Statement> out;

@@ -64,21 +64,22 @@ TEST_CASE("the seed's tensors load from the files the trace names", "[data]") {
 
 TEST_CASE("a data file of the wrong size is an error at the .gm directive", "[data][errors]") {
   const std::string path = trace_test::data_dir() + "/a.bin";
-  CHECK_THROWS_WITH(load_tensor_file(gm("a", 1000, path)),
-                    "k.trace:3:1: error: tensor 'a': data file '" + path + "' holds 1024 bytes, expected 1000");
+  CHECK_THROWS_WITH(load_tensor_file(gm("a", 1000, path)), "k.trace:3:1: error: tensor 'a': data file '" +
+                                                               path + "' holds 1024 bytes, expected 1000");
   CHECK_THROWS_WITH(load_tensor_file(gm("a", 2048, path)), EndsWith("holds 1024 bytes, expected 2048"));
   CHECK_THROWS_WITH(load_tensor_file(gm("a", 8, "/nonexistent/a.bin")),
                     "k.trace:3:1: error: tensor 'a': cannot load data file /nonexistent/a.bin: no such file");
 
   const std::string npy = trace_test::data_dir() + "/int32_2x3.npy";
   CHECK(load_tensor_file(gm("m", 24, npy)) == int32s({-3, -2, -1, 0, 1, 2}));
-  CHECK_THROWS_WITH(load_tensor_file(gm("m", 32, npy)),
-                    "k.trace:3:1: error: tensor 'm': data file '" + npy + "' holds 24 bytes of <i4 data, expected 32");
+  CHECK_THROWS_WITH(load_tensor_file(gm("m", 32, npy)), "k.trace:3:1: error: tensor 'm': data file '" + npy +
+                                                            "' holds 24 bytes of <i4 data, expected 32");
   TempDir dir;
   trace_test::write_bytes(dir.file("bad.NPY"), "not numpy at all");
-  CHECK_THROWS_WITH(load_tensor_file(gm("m", 16, dir.file("bad.NPY"))),
-                    StartsWith("k.trace:3:1: error: tensor 'm': cannot load data file " + dir.file("bad.NPY") + ": ") &&
-                        Contains("bad magic"));
+  CHECK_THROWS_WITH(
+      load_tensor_file(gm("m", 16, dir.file("bad.NPY"))),
+      StartsWith("k.trace:3:1: error: tensor 'm': cannot load data file " + dir.file("bad.NPY") + ": ") &&
+          Contains("bad magic"));
 }
 
 TEST_CASE("write_tensor_file writes raw bytes or a typed .npy", "[data]") {
@@ -92,8 +93,11 @@ TEST_CASE("write_tensor_file writes raw bytes or a typed .npy", "[data]") {
     const char* descr;
     uint64_t count;
   };
-  const Case cases[] = {{isa::DType::Int8, "|i1", 16}, {isa::DType::Half, "<f2", 8}, {isa::DType::BF16, "<u2", 8},
-                        {isa::DType::Int32, "<i4", 4}, {isa::DType::Float, "<f4", 4}};
+  const Case cases[] = {{isa::DType::Int8, "|i1", 16},
+                        {isa::DType::Half, "<f2", 8},
+                        {isa::DType::BF16, "<u2", 8},
+                        {isa::DType::Int32, "<i4", 4},
+                        {isa::DType::Float, "<f4", 4}};
   for (const auto& c : cases) {
     INFO(isa::to_string(c.dtype));
     write_tensor_file(dir.file("c.npy"), v.data(), v.size(), c.dtype);
@@ -105,7 +109,8 @@ TEST_CASE("write_tensor_file writes raw bytes or a typed .npy", "[data]") {
   CHECK_THROWS_WITH(write_tensor_file(dir.file("odd.npy"), v.data(), 6, isa::DType::Int32),
                     EndsWith("cannot save 6 bytes as int32 elements (not a whole number)"));
   trace_test::write_bytes(dir.file("file"), "x");
-  CHECK_THROWS_AS(write_tensor_file(dir.file("file") + "/c.bin", v.data(), v.size(), isa::DType::Int8), InputError);
+  CHECK_THROWS_AS(write_tensor_file(dir.file("file") + "/c.bin", v.data(), v.size(), isa::DType::Int8),
+                  InputError);
 }
 
 TEST_CASE("compare_expect reports the count and the first differences", "[data][expect]") {
@@ -141,11 +146,14 @@ TEST_CASE("compare_expect reports the count and the first differences", "[data][
   CHECK_FALSE(compare_expect(expect(dir.file("g.npy"), isa::DType::Int32), g.data(), g.size()).has_value());
 
   // Size differences are input errors at the .expect directive.
-  CHECK_THROWS_WITH(compare_expect(e, g.data(), 396),
-                    "k.trace:9:1: error: expected-result file '" + dir.file("g.bin") + "' holds 400 bytes, expected 396");
-  CHECK_THROWS_WITH(compare_expect(e, g.data(), 398), EndsWith("398 bytes is not a whole number of int32 elements"));
-  CHECK_THROWS_WITH(compare_expect(expect(dir.file("none.bin"), isa::DType::Int32), g.data(), 400),
-                    StartsWith("k.trace:9:1: error: cannot load expected-result file") && EndsWith("no such file"));
+  CHECK_THROWS_WITH(
+      compare_expect(e, g.data(), 396),
+      "k.trace:9:1: error: expected-result file '" + dir.file("g.bin") + "' holds 400 bytes, expected 396");
+  CHECK_THROWS_WITH(compare_expect(e, g.data(), 398),
+                    EndsWith("398 bytes is not a whole number of int32 elements"));
+  CHECK_THROWS_WITH(
+      compare_expect(expect(dir.file("none.bin"), isa::DType::Int32), g.data(), 400),
+      StartsWith("k.trace:9:1: error: cannot load expected-result file") && EndsWith("no such file"));
 }
 
 TEST_CASE("compare_expect on floats is bit-exact and shows values", "[data][expect]") {

@@ -120,7 +120,8 @@ TEST_CASE("npy files as NumPy and other tools write them", "[npy]") {
   CHECK(v[3] == 1e30f);
 
   // Format 3.0, Python 2 long dimensions, no trailing comma, no spaces.
-  trace_test::write_bytes(tmp.file("v3.npy"), npy_bytes("{'descr':'|u1','fortran_order':False,'shape':(2L,1L)}", "ab", 3));
+  trace_test::write_bytes(tmp.file("v3.npy"),
+                          npy_bytes("{'descr':'|u1','fortran_order':False,'shape':(2L,1L)}", "ab", 3));
   const NpyArray g = read_npy(tmp.file("v3.npy"));
   CHECK(g.shape == std::vector<uint64_t>{2, 1});
   CHECK(g.data == std::vector<uint8_t>{'a', 'b'});
@@ -139,35 +140,47 @@ TEST_CASE("every malformed npy file is an InputError naming the file", "[npy][er
   CHECK_THAT(npy_error(dir, std::string("\x93NUMPY\x02\x00\x00\x00\x00\x10", 12) + "x"),
              Contains("implausibly large"));
   CHECK_THAT(npy_error(dir, npy_bytes("[1, 2, 3]", "")), Contains("bad .npy header at byte 0: expected '{'"));
-  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'fortran_order': False}", four)), Contains("missing key 'shape'"));
-  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'shape': (1,)}", four)), Contains("missing key 'fortran_order'"));
-  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'extra': 1}", four)),
-             Contains("unexpected key 'extra'"));
-  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'descr': '<i4', 'fortran_order': False, 'shape': (1,)}", four)),
-             Contains("duplicate key 'descr'"));
+  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'fortran_order': False}", four)),
+             Contains("missing key 'shape'"));
+  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'shape': (1,)}", four)),
+             Contains("missing key 'fortran_order'"));
+  CHECK_THAT(
+      npy_error(dir, npy_bytes("{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'extra': 1}", four)),
+      Contains("unexpected key 'extra'"));
+  CHECK_THAT(
+      npy_error(dir,
+                npy_bytes("{'descr': '<i4', 'descr': '<i4', 'fortran_order': False, 'shape': (1,)}", four)),
+      Contains("duplicate key 'descr'"));
   CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'fortran_order': False, 'shape': (1,)", four)),
              Contains("expected '}'"));
   CHECK_THAT(npy_error(dir, npy_bytes("{'descr': '<i4', 'fortran_order': False, 'shape': (1,)} junk", four)),
              Contains("unexpected text after the dictionary"));
   CHECK_THAT(npy_error(dir, npy_bytes("{'descr: '<i4'", four)), Contains("bad .npy header"));
-  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)", "True"), four)), Contains("Fortran-order arrays are not supported"));
-  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)", "maybe"), four)), Contains("expected True or False"));
-  CHECK_THAT(npy_error(dir, npy_bytes(header(">i4", "(1,)"), four)), Contains("big-endian data ('>i4') is not supported"));
+  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)", "True"), four)),
+             Contains("Fortran-order arrays are not supported"));
+  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)", "maybe"), four)),
+             Contains("expected True or False"));
+  CHECK_THAT(npy_error(dir, npy_bytes(header(">i4", "(1,)"), four)),
+             Contains("big-endian data ('>i4') is not supported"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("<c8", "(1,)"), four)), Contains("unsupported dtype '<c8'"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("|O", "(1,)"), four)), Contains("unsupported dtype '|O'"));
-  CHECK_THAT(npy_error(dir, npy_bytes("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (1,)}", four)),
-             Contains("structured dtypes are not supported"));
+  CHECK_THAT(
+      npy_error(dir, npy_bytes("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (1,)}", four)),
+      Contains("structured dtypes are not supported"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(-1,)"), four)), Contains("negative dimension"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1.5,)"), four)), Contains("expected ','"));
-  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(a,)"), four)), Contains("expected a non-negative integer"));
+  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(a,)"), four)),
+             Contains("expected a non-negative integer"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(99999999999999999999999,)"), four)),
              Contains("dimension too large"));
-  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(4294967296, 4294967296)"), four)), Contains("is too large"));
+  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(4294967296, 4294967296)"), four)),
+             Contains("is too large"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(2, 3)"), std::string(20, 'x'))),
              Contains("truncated .npy data: shape (2, 3) of <i4 needs 24 bytes, the file holds 20"));
   CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)"), std::string(6, 'x'))),
              Contains("2 unexpected bytes after the .npy data"));
-  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)"), four).replace(20, 1, 1, '\0')), Contains("bad .npy header"));
+  CHECK_THAT(npy_error(dir, npy_bytes(header("<i4", "(1,)"), four).replace(20, 1, 1, '\0')),
+             Contains("bad .npy header"));
 
   CHECK_THROWS_WITH(read_npy(dir.file("missing.npy")), EndsWith("missing.npy: error: no such file"));
   CHECK_THROWS_WITH(read_npy(dir.path().string()), EndsWith("is a directory, not a file"));
@@ -178,7 +191,8 @@ TEST_CASE("write_npy rejects misuse and unwritable paths", "[npy][errors]") {
   const uint8_t data[8] = {};
   CHECK_THROWS_AS(write_npy(dir.file("x.npy"), "<c8", {1}, data, 8), std::invalid_argument);
   CHECK_THROWS_AS(write_npy(dir.file("x.npy"), "<i4", {3}, data, 8), std::invalid_argument);
-  CHECK_THROWS_AS(write_npy(dir.file("x.npy"), "<i4", std::vector<uint64_t>(65, 1), data, 4), std::invalid_argument);
+  CHECK_THROWS_AS(write_npy(dir.file("x.npy"), "<i4", std::vector<uint64_t>(65, 1), data, 4),
+                  std::invalid_argument);
   // A parent "directory" that is a file.
   trace_test::write_bytes(dir.file("plain"), "x");
   CHECK_THROWS_AS(write_npy(dir.file("plain") + "/x.npy", "<i4", {2}, data, 8), InputError);

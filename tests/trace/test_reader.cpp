@@ -45,7 +45,11 @@ void check_event(const isa::EventPair& e, isa::Pipe src, isa::Pipe dst) {
 class GeneratedBuf : public std::streambuf {
  public:
   GeneratedBuf(std::string prefix, char fill, uint64_t count, std::string suffix)
-      : prefix_(std::move(prefix)), suffix_(std::move(suffix)), fill_(fill), count_(count), chunk_(1 << 16, fill) {}
+      : prefix_(std::move(prefix)),
+        suffix_(std::move(suffix)),
+        fill_(fill),
+        count_(count),
+        chunk_(1 << 16, fill) {}
 
  protected:
   int_type underflow() override {
@@ -218,7 +222,8 @@ TEST_CASE("omitted fields take the Ascend C defaults", "[reader][defaults]") {
   CHECK(mm.unitFlag == 0);
   CHECK_FALSE(mm.accumulates());
 
-  const auto lds = parse_one<isa::LoadDataWithSparse>("LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L1:512 repeatTimes=0");
+  const auto lds =
+      parse_one<isa::LoadDataWithSparse>("LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L1:512 repeatTimes=0");
   CHECK(lds.srcStride == 0);
   CHECK(lds.dstGap == 0);
   CHECK_FALSE(lds.ifTranspose);
@@ -238,7 +243,8 @@ TEST_CASE("omitted fields take the Ascend C defaults", "[reader][defaults]") {
 }
 
 TEST_CASE("every key of every instruction can be given", "[reader][keys]") {
-  const auto dc = parse_one<isa::DataCopy>("DataCopy dst=B1:64 src=c+0x40 blockLen=0xFFFF blockCount=65535 srcGap=7 dstGap=0x10");
+  const auto dc = parse_one<isa::DataCopy>(
+      "DataCopy dst=B1:64 src=c+0x40 blockLen=0xFFFF blockCount=65535 srcGap=7 dstGap=0x10");
   check_addr(dc.dst, Space::L1, 64);
   check_addr(dc.src, Space::GM, 0x40, 1);
   CHECK(dc.blockLen == 65535);
@@ -247,7 +253,8 @@ TEST_CASE("every key of every instruction can be given", "[reader][keys]") {
   CHECK(dc.dstGap == 16);
 
   const auto nd = parse_one<isa::DataCopyNd2Nz>(
-      "DataCopyNd2Nz dst=A1:32 src=a+256 dtype=half ndNum=2 nValue=3 dValue=4 srcNdMatrixStride=5 srcDValue=6 "
+      "DataCopyNd2Nz dst=A1:32 src=a+256 dtype=half ndNum=2 nValue=3 dValue=4 srcNdMatrixStride=5 "
+      "srcDValue=6 "
       "dstNzC0Stride=7 dstNzNStride=8 dstNzMatrixStride=9");
   check_addr(nd.dst, Space::L1, 32);
   check_addr(nd.src, Space::GM, 256, 0);
@@ -262,7 +269,8 @@ TEST_CASE("every key of every instruction can be given", "[reader][keys]") {
   CHECK(nd.dstNzMatrixStride == 9);
 
   const auto ld = parse_one<isa::LoadData>(
-      "LoadData dst=B2:512 src=L1:1024 dtype=bf16 startIndex=3 repeatTimes=255 srcStride=4 dstGap=5 ifTranspose=true "
+      "LoadData dst=B2:512 src=L1:1024 dtype=bf16 startIndex=3 repeatTimes=255 srcStride=4 dstGap=5 "
+      "ifTranspose=true "
       "sid=0xFF addrMode=1");
   check_addr(ld.dst, Space::L0B, 512);
   check_addr(ld.src, Space::L1, 1024);
@@ -302,7 +310,8 @@ TEST_CASE("every key of every instruction can be given", "[reader][keys]") {
   CHECK(mm.unitFlag == 3);
 
   const auto ms = parse_one<isa::MmadWithSparse>(
-      "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=128 cmatrixInitVal=0 cmatrixSource=0 isBias=0 "
+      "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=128 cmatrixInitVal=0 cmatrixSource=0 "
+      "isBias=0 "
       "unitFlag=2");
   CHECK(ms.k == 128);
   CHECK_FALSE(ms.cmatrixInitVal);
@@ -310,7 +319,8 @@ TEST_CASE("every key of every instruction can be given", "[reader][keys]") {
   CHECK(ms.unitFlag == 2);
 
   const auto fp = parse_one<isa::Fixpipe>(
-      "Fixpipe dst=c+0x100 src=L0C:64 dtype=float nSize=32 mSize=17 srcStride=32 dstStride=4294967295 ndNum=2 "
+      "Fixpipe dst=c+0x100 src=L0C:64 dtype=float nSize=32 mSize=17 srcStride=32 dstStride=4294967295 "
+      "ndNum=2 "
       "srcNdStride=3 dstNdStride=4 reluEn=true");
   check_addr(fp.dst, Space::GM, 256, 1);
   check_addr(fp.src, Space::L0C, 64);
@@ -327,15 +337,19 @@ TEST_CASE("every key of every instruction can be given", "[reader][keys]") {
 
 TEST_CASE("memory space names and GM operand forms", "[reader][operands]") {
   const char* const l1[] = {"L1", "A1", "B1"};
-  for (const char* s : l1) check_addr(parse_one<isa::DataCopy>(std::string("DataCopy dst=") + s + ":96 src=a blockLen=1").dst, Space::L1, 96);
+  for (const char* s : l1)
+    check_addr(parse_one<isa::DataCopy>(std::string("DataCopy dst=") + s + ":96 src=a blockLen=1").dst,
+               Space::L1, 96);
   check_addr(parse_one<isa::LoadData>("LoadData dst=L0A:0 src=L1:0 repeatTimes=1").dst, Space::L0A, 0);
   check_addr(parse_one<isa::LoadData>("LoadData dst=A2:0 src=L1:0 repeatTimes=1").dst, Space::L0A, 0);
   check_addr(parse_one<isa::LoadData>("LoadData dst=L0B:0 src=L1:0 repeatTimes=1").dst, Space::L0B, 0);
   check_addr(parse_one<isa::LoadData>("LoadData dst=B2:0x200 src=L1:0 repeatTimes=1").dst, Space::L0B, 512);
-  check_addr(parse_one<isa::Fixpipe>("Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16").src,
-             Space::L0C, 0);
-  check_addr(parse_one<isa::Fixpipe>("Fixpipe dst=c src=CO1:0x40 nSize=16 mSize=16 srcStride=16 dstStride=16").src,
-             Space::L0C, 64);
+  check_addr(
+      parse_one<isa::Fixpipe>("Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16").src,
+      Space::L0C, 0);
+  check_addr(
+      parse_one<isa::Fixpipe>("Fixpipe dst=c src=CO1:0x40 nSize=16 mSize=16 srcStride=16 dstStride=16").src,
+      Space::L0C, 64);
   // GM: name, name+decimal, name+hex; the tensor id is the declaration's index.
   check_addr(parse_one<isa::DataCopy>("DataCopy dst=L1:0 src=c blockLen=1").src, Space::GM, 0, 1);
   check_addr(parse_one<isa::DataCopy>("DataCopy dst=L1:0 src=c+256 blockLen=1").src, Space::GM, 256, 1);
@@ -352,9 +366,14 @@ TEST_CASE("sync instructions: every pipe name, pairs and ids left to run-time ch
     const char* text;
     P src, dst;
   };
-  const Case cases[] = {{"MTE2_MTE1", P::MTE2, P::MTE1}, {"MTE1_M", P::MTE1, P::M}, {"M_FIX", P::M, P::FIX},
-                        {"FIX_M", P::FIX, P::M},         {"M_MTE1", P::M, P::MTE1}, {"S_MTE2", P::S, P::MTE2},
-                        {"MTE3_S", P::MTE3, P::S},       {"MTE2_FIX", P::MTE2, P::FIX},  // illegal pair: parses
+  const Case cases[] = {{"MTE2_MTE1", P::MTE2, P::MTE1},
+                        {"MTE1_M", P::MTE1, P::M},
+                        {"M_FIX", P::M, P::FIX},
+                        {"FIX_M", P::FIX, P::M},
+                        {"M_MTE1", P::M, P::MTE1},
+                        {"S_MTE2", P::S, P::MTE2},
+                        {"MTE3_S", P::MTE3, P::S},
+                        {"MTE2_FIX", P::MTE2, P::FIX},  // illegal pair: parses
                         {"M_M", P::M, P::M}};
   for (const auto& c : cases) {
     INFO(c.text);
@@ -365,15 +384,17 @@ TEST_CASE("sync instructions: every pipe name, pairs and ids left to run-time ch
     check_event(wf.event, c.src, c.dst);
     CHECK(wf.id == 3);
   }
-  CHECK(parse_one<isa::SetFlag>("SetFlag event=M_FIX id=255").id == 255);  // > 7: a run-time fault, not a parse error
+  CHECK(parse_one<isa::SetFlag>("SetFlag event=M_FIX id=255").id ==
+        255);  // > 7: a run-time fault, not a parse error
 
   struct Barrier {
     const char* text;
     P pipe;
     bool all;
   };
-  const Barrier barriers[] = {{"PIPE_MTE2", P::MTE2, false}, {"PIPE_MTE1", P::MTE1, false}, {"PIPE_M", P::M, false},
-                              {"PIPE_FIX", P::FIX, false},   {"PIPE_S", P::S, false},       {"PIPE_MTE3", P::MTE3, false},
+  const Barrier barriers[] = {{"PIPE_MTE2", P::MTE2, false}, {"PIPE_MTE1", P::MTE1, false},
+                              {"PIPE_M", P::M, false},       {"PIPE_FIX", P::FIX, false},
+                              {"PIPE_S", P::S, false},       {"PIPE_MTE3", P::MTE3, false},
                               {"PIPE_ALL", P::S, true}};
   for (const auto& b : barriers) {
     INFO(b.text);
@@ -408,14 +429,16 @@ TEST_CASE("lexical rules: comments, blank lines, tabs, CRLF, BOM, UTF-8 comments
 }
 
 TEST_CASE("data-file paths resolve against the trace's directory", "[reader][paths]") {
-  const auto all = read_all(".gm a size=4 file=sub/a.bin\n.expect a file=g.npy\n.out a file=o/a.bin\n", "/data/run");
+  const auto all =
+      read_all(".gm a size=4 file=sub/a.bin\n.expect a file=g.npy\n.out a file=o/a.bin\n", "/data/run");
   CHECK(all[0].gm.file == "/data/run/sub/a.bin");
   CHECK(all[1].expect.file == "/data/run/g.npy");
   CHECK(all[2].out.file == "o/a.bin");  // relative to the output directory: left as written
   CHECK(read_all(".gm a size=4 file=a.bin\n")[0].gm.file == "a.bin");  // empty base: current directory
 }
 
-TEST_CASE("directives may appear between instructions and the index counts instructions only", "[reader][index]") {
+TEST_CASE("directives may appear between instructions and the index counts instructions only",
+          "[reader][index]") {
   const auto all = read_all(
       ".gm a size=64\n"
       "PipeBarrier pipe=PIPE_ALL\n"

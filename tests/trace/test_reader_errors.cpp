@@ -20,7 +20,9 @@ namespace {
 const std::string kDecls = ".gm a size=4096\n.gm c size=4096\n";  // the line under test is line 3
 
 // The error of `line` as line 3 after kDecls.
-std::string error_of(const std::string& line) { return parse_error(kDecls + line + "\n"); }
+std::string error_of(const std::string& line) {
+  return parse_error(kDecls + line + "\n");
+}
 }  // namespace
 
 TEST_CASE("unknown mnemonic, key and directive suggest the nearest name", "[errors][suggest]") {
@@ -29,19 +31,23 @@ TEST_CASE("unknown mnemonic, key and directive suggest the nearest name", "[erro
   CHECK_THAT(error_of("datacopy dst=L1:0 src=a blockLen=1"), EndsWith("did you mean 'DataCopy'?"));
   CHECK_THAT(error_of("  MmadWithSparce dst=L0C:0"),
              StartsWith(at(3, 3)) && EndsWith("did you mean 'MmadWithSparse'?"));
-  CHECK_THAT(error_of("Frobnicate x=1"), StartsWith(at(3, 1)) && EndsWith("unknown instruction 'Frobnicate'"));
+  CHECK_THAT(error_of("Frobnicate x=1"),
+             StartsWith(at(3, 1)) && EndsWith("unknown instruction 'Frobnicate'"));
 
   const std::string l = "DataCopy dst=L1:0 src=a blocklen=32";
   CHECK_THAT(error_of(l), StartsWith(at(3, col(l, "blocklen"))) &&
                               EndsWith("unknown key 'blocklen' for DataCopy; did you mean 'blockLen'?"));
   const std::string l2 = "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 cmatrixInitValue=0";
-  CHECK_THAT(error_of(l2), StartsWith(at(3, col(l2, "cmatrixInitValue"))) &&
-                               EndsWith("did you mean 'cmatrixInitVal'?"));
+  CHECK_THAT(error_of(l2),
+             StartsWith(at(3, col(l2, "cmatrixInitValue"))) && EndsWith("did you mean 'cmatrixInitVal'?"));
   // A key that belongs to another instruction is unknown here.
   const std::string l3 = "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=64 dtype=int8";
-  CHECK_THAT(error_of(l3), StartsWith(at(3, col(l3, "dtype"))) && Contains("unknown key 'dtype' for MmadWithSparse"));
+  CHECK_THAT(error_of(l3),
+             StartsWith(at(3, col(l3, "dtype"))) && Contains("unknown key 'dtype' for MmadWithSparse"));
 
-  CHECK_THAT(parse_error(".gn a size=4\n"), StartsWith(at(1, 1)) && EndsWith("unknown directive '.gn'; expected .gm, .out or .expect; did you mean '.gm'?"));
+  CHECK_THAT(parse_error(".gn a size=4\n"),
+             StartsWith(at(1, 1)) &&
+                 EndsWith("unknown directive '.gn'; expected .gm, .out or .expect; did you mean '.gm'?"));
   CHECK_THAT(parse_error(".gm a size=4\n  .expct a file=x.bin\n"),
              StartsWith(at(2, 3)) && EndsWith("did you mean '.expect'?"));
   CHECK_THAT(parse_error(".gm a size=4 fiel=a.bin\n"),
@@ -51,16 +57,19 @@ TEST_CASE("unknown mnemonic, key and directive suggest the nearest name", "[erro
 TEST_CASE("missing required keys are reported at the mnemonic", "[errors][required]") {
   CHECK_THAT(error_of("  DataCopy dst=L1:0 src=a"),
              StartsWith(at(3, 3)) && EndsWith("DataCopy is missing required key 'blockLen'"));
-  CHECK_THAT(error_of("DataCopyNd2Nz dst=L1:0 src=a nValue=1"),
-             StartsWith(at(3, 1)) && EndsWith("missing required keys 'dValue', 'srcDValue', 'dstNzC0Stride'"));
+  CHECK_THAT(
+      error_of("DataCopyNd2Nz dst=L1:0 src=a nValue=1"),
+      StartsWith(at(3, 1)) && EndsWith("missing required keys 'dValue', 'srcDValue', 'dstNzC0Stride'"));
   CHECK_THAT(error_of("Fixpipe src=L0C:0 nSize=16 mSize=16 srcStride=16"),
              EndsWith("Fixpipe is missing required keys 'dst', 'dstStride'"));
   CHECK_THAT(error_of("SetFlag id=0"), EndsWith("SetFlag is missing required key 'event'"));
   CHECK_THAT(error_of("WaitFlag event=M_FIX"), EndsWith("WaitFlag is missing required key 'id'"));
   CHECK_THAT(error_of("PipeBarrier"), EndsWith("PipeBarrier is missing required key 'pipe'"));
-  CHECK_THAT(error_of("LoadDataWithSparse dst=L0B:0 src=L1:0 repeatTimes=1"), EndsWith("missing required key 'idx'"));
+  CHECK_THAT(error_of("LoadDataWithSparse dst=L0B:0 src=L1:0 repeatTimes=1"),
+             EndsWith("missing required key 'idx'"));
   CHECK_THAT(parse_error(".gm a\n"), StartsWith(at(1, 1)) && EndsWith(".gm is missing required key 'size'"));
-  CHECK_THAT(parse_error(".gm a size=4\n.out a\n"), StartsWith(at(2, 1)) && EndsWith(".out is missing required key 'file'"));
+  CHECK_THAT(parse_error(".gm a size=4\n.out a\n"),
+             StartsWith(at(2, 1)) && EndsWith(".out is missing required key 'file'"));
   CHECK_THAT(parse_error(".gm a size=4\n.expect a dtype=int32\n"),
              StartsWith(at(2, 1)) && EndsWith(".expect is missing required key 'file'"));
 }
@@ -81,12 +90,16 @@ TEST_CASE("numbers: width, sign, syntax", "[errors][numbers]") {
   const Case cases[] = {
       {"LoadData dst=L0A:0 src=L1:0 repeatTimes=256", "256",
        "value '256' out of range for u8 field repeatTimes (0..255)"},
-      {"LoadData dst=L0A:0 src=L1:0 repeatTimes=0x100", "0x100", "out of range for u8 field repeatTimes (0..255)"},
-      {"DataCopy dst=L1:0 src=a blockLen=65536", "65536", "value '65536' out of range for u16 field blockLen (0..65535)"},
+      {"LoadData dst=L0A:0 src=L1:0 repeatTimes=0x100", "0x100",
+       "out of range for u8 field repeatTimes (0..255)"},
+      {"DataCopy dst=L1:0 src=a blockLen=65536", "65536",
+       "value '65536' out of range for u16 field blockLen (0..65535)"},
       {"Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=4294967296", "4294967296",
        "out of range for u32 field dstStride (0..4294967295)"},
-      {"DataCopy dst=L1:0 src=a blockLen=99999999999999999999999", "999", "out of range for u16 field blockLen"},
-      {"DataCopy dst=L1:0 src=a blockLen=-1", "-1", "negative value '-1' not allowed for u16 field blockLen (0..65535)"},
+      {"DataCopy dst=L1:0 src=a blockLen=99999999999999999999999", "999",
+       "out of range for u16 field blockLen"},
+      {"DataCopy dst=L1:0 src=a blockLen=-1", "-1",
+       "negative value '-1' not allowed for u16 field blockLen (0..65535)"},
       {"DataCopy dst=L1:0 src=a blockLen=12a", "12a",
        "malformed number '12a' for u16 field blockLen: expected a decimal or 0x hex integer"},
       {"DataCopy dst=L1:0 src=a blockLen=0x", "0x", "malformed number '0x'"},
@@ -104,12 +117,14 @@ TEST_CASE("numbers: width, sign, syntax", "[errors][numbers]") {
     CHECK_THAT(error_of(c.line), StartsWith(at(3, col(c.line, "=" + c.value) + 1)) && Contains(c.message));
   }
   CHECK_THAT(parse_error(".gm a size=0\n"), StartsWith(at(1, 12)) && EndsWith("size must be greater than 0"));
-  CHECK_THAT(parse_error(".gm a size=0x1000000001\n"), StartsWith(at(1, 12)) && Contains("out of range for size"));
+  CHECK_THAT(parse_error(".gm a size=0x1000000001\n"),
+             StartsWith(at(1, 12)) && Contains("out of range for size"));
 }
 
 TEST_CASE("malformed fields", "[errors][syntax]") {
   const std::string l = "DataCopy dst=L1:0 src a blockLen=1";
-  CHECK_THAT(error_of(l), StartsWith(at(3, col(l, "src"))) && EndsWith("expected KEY=VALUE, got 'src' (no spaces around '=')"));
+  CHECK_THAT(error_of(l), StartsWith(at(3, col(l, "src"))) &&
+                              EndsWith("expected KEY=VALUE, got 'src' (no spaces around '=')"));
   const std::string l2 = "DataCopy dst=L1:0 src= a blockLen=1";
   CHECK_THAT(error_of(l2), StartsWith(at(3, col(l2, "src=") + 4)) && EndsWith("missing value for 'src'"));
   const std::string l3 = "DataCopy =L1:0";
@@ -125,51 +140,69 @@ TEST_CASE("operands in the wrong memory are reported at the key", "[errors][spac
   const Case cases[] = {
       {"DataCopy dst=L0A:0 src=a blockLen=1", "dst", "dst of DataCopy must be in L1 (L1/A1/B1), got L0A"},
       {"DataCopy dst=A2:0 src=a blockLen=1", "dst", "must be in L1 (L1/A1/B1), got A2 (= L0A)"},
-      {"DataCopy dst=L1:0 src=L1:0 blockLen=1", "src", "src of DataCopy must be in GM (a .gm tensor), got L1"},
+      {"DataCopy dst=L1:0 src=L1:0 blockLen=1", "src",
+       "src of DataCopy must be in GM (a .gm tensor), got L1"},
       {"DataCopy dst=a src=a blockLen=1", "dst",
        "must be in L1 (L1/A1/B1), got 'a' (a GM tensor; on-chip operands are written SPACE:OFFSET)"},
       {"LoadData dst=L0C:0 src=L1:0 repeatTimes=1", "dst",
        "dst of LoadData must be in L0A (L0A/A2) or L0B (L0B/B2), got L0C"},
-      {"LoadData dst=L0A:0 src=a repeatTimes=1", "src", "src of LoadData must be in L1 (L1/A1/B1), got 'a' (a GM tensor; on-chip operands are written SPACE:OFFSET)"},
-      {"LoadDataWithSparse dst=L0A:0 src=L1:0 idx=L1:0 repeatTimes=1", "dst", "must be in L0B (L0B/B2), got L0A"},
-      {"LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L0B:0 repeatTimes=1", "idx", "idx of LoadDataWithSparse must be in L1 (L1/A1/B1), got L0B"},
-      {"Mmad dst=L0C:0 fm=L0B:0 filter=L0B:0 m=1 n=1 k=1", "fm", "fm of Mmad must be in L0A (L0A/A2), got L0B"},
-      {"MmadWithSparse dst=L0C:0 fm=L0A:0 filter=CO1:0 m=1 n=1 k=4", "filter", "must be in L0B (L0B/B2), got CO1 (= L0C)"},
-      {"Mmad dst=L1:0 fm=L0A:0 filter=L0B:0 m=1 n=1 k=1", "dst", "dst of Mmad must be in L0C (L0C/CO1), got L1"},
+      {"LoadData dst=L0A:0 src=a repeatTimes=1", "src",
+       "src of LoadData must be in L1 (L1/A1/B1), got 'a' (a GM tensor; on-chip operands are written "
+       "SPACE:OFFSET)"},
+      {"LoadDataWithSparse dst=L0A:0 src=L1:0 idx=L1:0 repeatTimes=1", "dst",
+       "must be in L0B (L0B/B2), got L0A"},
+      {"LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L0B:0 repeatTimes=1", "idx",
+       "idx of LoadDataWithSparse must be in L1 (L1/A1/B1), got L0B"},
+      {"Mmad dst=L0C:0 fm=L0B:0 filter=L0B:0 m=1 n=1 k=1", "fm",
+       "fm of Mmad must be in L0A (L0A/A2), got L0B"},
+      {"MmadWithSparse dst=L0C:0 fm=L0A:0 filter=CO1:0 m=1 n=1 k=4", "filter",
+       "must be in L0B (L0B/B2), got CO1 (= L0C)"},
+      {"Mmad dst=L1:0 fm=L0A:0 filter=L0B:0 m=1 n=1 k=1", "dst",
+       "dst of Mmad must be in L0C (L0C/CO1), got L1"},
       {"Fixpipe dst=L1:0 src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16", "dst",
        "dst of Fixpipe must be in GM (a .gm tensor), got L1"},
-      {"Fixpipe dst=c src=c nSize=16 mSize=16 srcStride=16 dstStride=16", "src", "src of Fixpipe must be in L0C (L0C/CO1), got 'c' (a GM tensor; on-chip operands are written SPACE:OFFSET)"},
+      {"Fixpipe dst=c src=c nSize=16 mSize=16 srcStride=16 dstStride=16", "src",
+       "src of Fixpipe must be in L0C (L0C/CO1), got 'c' (a GM tensor; on-chip operands are written "
+       "SPACE:OFFSET)"},
   };
   for (const auto& c : cases) {
     INFO(c.line);
-    CHECK_THAT(error_of(c.line), StartsWith(at(3, col(c.line, " " + c.key + "=") + 1)) && EndsWith(c.message));
+    CHECK_THAT(error_of(c.line),
+               StartsWith(at(3, col(c.line, " " + c.key + "=") + 1)) && EndsWith(c.message));
   }
 }
 
 TEST_CASE("operand syntax: spaces, tensors and offsets", "[errors][operands]") {
   const std::string l = "DataCopy dst=X1:0 src=a blockLen=1";
-  CHECK_THAT(error_of(l), StartsWith(at(3, col(l, "X1"))) &&
-                              Contains("unknown memory space 'X1'; expected L1, L0A, L0B, L0C, A1, B1, A2, B2 or CO1"));
+  CHECK_THAT(error_of(l),
+             StartsWith(at(3, col(l, "X1"))) &&
+                 Contains("unknown memory space 'X1'; expected L1, L0A, L0B, L0C, A1, B1, A2, B2 or CO1"));
   CHECK_THAT(error_of("DataCopy dst=l1:0 src=a blockLen=1"), EndsWith("did you mean 'L1'?"));
   CHECK_THAT(error_of("DataCopy dst=CO:0 src=a blockLen=1"), EndsWith("did you mean 'CO1'?"));
-  CHECK_THAT(error_of("DataCopy dst=L1:0 src=GM:0 blockLen=1"), Contains("GM operands are written as a .gm tensor name"));
+  CHECK_THAT(error_of("DataCopy dst=L1:0 src=GM:0 blockLen=1"),
+             Contains("GM operands are written as a .gm tensor name"));
 
   const std::string l2 = "DataCopy dst=L1: src=a blockLen=1";
-  CHECK_THAT(error_of(l2), StartsWith(at(3, col(l2, ": ") + 1)) && Contains("missing number for offset of dst"));
+  CHECK_THAT(error_of(l2),
+             StartsWith(at(3, col(l2, ": ") + 1)) && Contains("missing number for offset of dst"));
   const std::string l3 = "DataCopy dst=L1:0x2z src=a blockLen=1";
-  CHECK_THAT(error_of(l3), StartsWith(at(3, col(l3, "0x2z"))) && Contains("malformed number '0x2z' for offset of dst"));
+  CHECK_THAT(error_of(l3),
+             StartsWith(at(3, col(l3, "0x2z"))) && Contains("malformed number '0x2z' for offset of dst"));
 
   const std::string l4 = "DataCopy dst=L1:0 src=aa blockLen=1";
-  CHECK_THAT(error_of(l4), StartsWith(at(3, col(l4, "aa"))) && EndsWith("unknown tensor 'aa'; did you mean 'a'?"));
+  CHECK_THAT(error_of(l4),
+             StartsWith(at(3, col(l4, "aa"))) && EndsWith("unknown tensor 'aa'; did you mean 'a'?"));
   const std::string l5 = "Fixpipe dst=cc+16 src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16";
   CHECK_THAT(error_of(l5), StartsWith(at(3, col(l5, "cc"))) && EndsWith("did you mean 'c'?"));
   const std::string l6 = "DataCopy dst=L1:0 src=a+ blockLen=1";
-  CHECK_THAT(error_of(l6), StartsWith(at(3, col(l6, "+") + 1)) && Contains("missing number for offset of src"));
+  CHECK_THAT(error_of(l6),
+             StartsWith(at(3, col(l6, "+") + 1)) && Contains("missing number for offset of src"));
   const std::string l7 = "DataCopy dst=L1:0 src=a+-32 blockLen=1";
   CHECK_THAT(error_of(l7), StartsWith(at(3, col(l7, "-32"))) && Contains("negative value '-32'"));
   // A tensor must be declared before its first use.
-  CHECK_THAT(parse_error("DataCopy dst=L1:0 src=a blockLen=1\n.gm a size=64\n"),
-             StartsWith(at(1, 23)) && EndsWith("unknown tensor 'a' (no .gm tensor is declared before this line)"));
+  CHECK_THAT(
+      parse_error("DataCopy dst=L1:0 src=a blockLen=1\n.gm a size=64\n"),
+      StartsWith(at(1, 23)) && EndsWith("unknown tensor 'a' (no .gm tensor is declared before this line)"));
   CHECK_THAT(error_of("DataCopy dst=L1:0 src=L1 blockLen=1"),
              Contains("unknown tensor 'L1' (on-chip operands are written SPACE:OFFSET, e.g. L1:0)"));
 }
@@ -187,45 +220,56 @@ TEST_CASE("events, pipes and dtypes", "[errors][enums]") {
   CHECK_THAT(error_of("WaitFlag event=M_ id=0"), Contains("unknown destination pipe ''"));
 
   const std::string l4 = "PipeBarrier pipe=PIPE_VEC";
-  CHECK_THAT(error_of(l4), StartsWith(at(3, col(l4, "PIPE_VEC"))) &&
-                               Contains("unknown pipe 'PIPE_VEC'; expected PIPE_MTE2, PIPE_MTE1, PIPE_M, PIPE_FIX"));
+  CHECK_THAT(error_of(l4),
+             StartsWith(at(3, col(l4, "PIPE_VEC"))) &&
+                 Contains("unknown pipe 'PIPE_VEC'; expected PIPE_MTE2, PIPE_MTE1, PIPE_M, PIPE_FIX"));
   CHECK_THAT(error_of("PipeBarrier pipe=MTE2"), EndsWith("did you mean 'PIPE_MTE2'?"));
   CHECK_THAT(error_of("PipeBarrier pipe=PIPE_AL"), EndsWith("did you mean 'PIPE_ALL'?"));
 
   const std::string l5 = "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=1 n=1 k=1 dtype=fp8";
-  CHECK_THAT(error_of(l5), StartsWith(at(3, col(l5, "fp8"))) &&
-                               Contains("unknown dtype 'fp8' for dtype; expected int8, half, bf16, int32 or float"));
-  CHECK_THAT(error_of("LoadData dst=L0A:0 src=L1:0 repeatTimes=1 dtype=bf61"), EndsWith("did you mean 'bf16'?"));
+  CHECK_THAT(error_of(l5),
+             StartsWith(at(3, col(l5, "fp8"))) &&
+                 Contains("unknown dtype 'fp8' for dtype; expected int8, half, bf16, int32 or float"));
+  CHECK_THAT(error_of("LoadData dst=L0A:0 src=L1:0 repeatTimes=1 dtype=bf61"),
+             EndsWith("did you mean 'bf16'?"));
 }
 
 TEST_CASE("directive errors", "[errors][directives]") {
   CHECK_THAT(parse_error(".gm\n"), StartsWith(at(1, 5)) && EndsWith("expected a tensor name after .gm"));
-  CHECK_THAT(parse_error(".gm size=4\n"), StartsWith(at(1, 5)) && EndsWith("expected a tensor name after .gm"));
+  CHECK_THAT(parse_error(".gm size=4\n"),
+             StartsWith(at(1, 5)) && EndsWith("expected a tensor name after .gm"));
   CHECK_THAT(parse_error(".gm 1a size=4\n"), StartsWith(at(1, 5)) && Contains("invalid tensor name '1a'"));
   CHECK_THAT(parse_error(".gm a+b size=4\n"), StartsWith(at(1, 5)) && Contains("invalid tensor name 'a+b'"));
   CHECK_THAT(parse_error(".gm a size=-4\n"), StartsWith(at(1, 12)) && Contains("negative value"));
   CHECK_THAT(parse_error(".gm out size=4\n.out outt file=o.bin\n"),
-             StartsWith(at(2, 6)) && EndsWith("unknown tensor 'outt' (declare it with .gm first); did you mean 'out'?"));
+             StartsWith(at(2, 6)) &&
+                 EndsWith("unknown tensor 'outt' (declare it with .gm first); did you mean 'out'?"));
   CHECK_THAT(parse_error(".expect c file=c.bin\n"), StartsWith(at(1, 9)) && Contains("unknown tensor 'c'"));
   CHECK_THAT(parse_error(".gm c size=8\n.expect c file=c.bin dtype=int33\n"),
              StartsWith(at(2, 28)) && EndsWith("did you mean 'int32'?"));
   CHECK_THAT(parse_error(".gm c size=6\n.expect c file=c.bin\n"),
-             StartsWith(at(2, 1)) &&
-                 EndsWith("tensor 'c' has 6 bytes, not a whole number of int32 elements (the default dtype; set dtype=)"));
+             StartsWith(at(2, 1)) && EndsWith("tensor 'c' has 6 bytes, not a whole number of int32 elements "
+                                              "(the default dtype; set dtype=)"));
   CHECK_THAT(parse_error(".gm c size=6\n.out c file=c.npy dtype=float\n"),
              StartsWith(at(2, col(".out c file=c.npy dtype=float", "float"))) &&
                  EndsWith("tensor 'c' has 6 bytes, not a whole number of float elements"));
-  CHECK_THAT(parse_error(".gm c size=8\n.out c file=c.npy bogus=1\n"), Contains("unknown key 'bogus' for .out"));
+  CHECK_THAT(parse_error(".gm c size=8\n.out c file=c.npy bogus=1\n"),
+             Contains("unknown key 'bogus' for .out"));
 }
 
 TEST_CASE("binary garbage is a clean error", "[errors][binary]") {
   CHECK_THAT(parse_error(std::string("SetFlag event=M_FIX id=0\nSet\0Flag\n", 34)),
              StartsWith(at(2, 4)) && EndsWith("NUL byte in the trace (is this a binary file?)"));
-  CHECK_THAT(parse_error(std::string("# comment \0 with NUL\n", 21)), StartsWith(at(1, 11)) && Contains("NUL byte"));
-  CHECK_THAT(parse_error("SetFlag event=M_FIX\xFF id=0\n"), StartsWith(at(1, 20)) && EndsWith("invalid UTF-8 byte 0xFF"));
-  CHECK_THAT(parse_error("# caf\xC3\n"), StartsWith(at(1, 6)) && Contains("invalid UTF-8"));  // truncated sequence
-  CHECK_THAT(parse_error("# overlong \xC0\xAF\n"), StartsWith(at(1, 12)) && EndsWith("invalid UTF-8 byte 0xC0"));
-  CHECK_THAT(parse_error("# surrogate \xED\xA0\x80\n"), StartsWith(at(1, 14)) && EndsWith("invalid UTF-8 byte 0xA0"));
+  CHECK_THAT(parse_error(std::string("# comment \0 with NUL\n", 21)),
+             StartsWith(at(1, 11)) && Contains("NUL byte"));
+  CHECK_THAT(parse_error("SetFlag event=M_FIX\xFF id=0\n"),
+             StartsWith(at(1, 20)) && EndsWith("invalid UTF-8 byte 0xFF"));
+  CHECK_THAT(parse_error("# caf\xC3\n"),
+             StartsWith(at(1, 6)) && Contains("invalid UTF-8"));  // truncated sequence
+  CHECK_THAT(parse_error("# overlong \xC0\xAF\n"),
+             StartsWith(at(1, 12)) && EndsWith("invalid UTF-8 byte 0xC0"));
+  CHECK_THAT(parse_error("# surrogate \xED\xA0\x80\n"),
+             StartsWith(at(1, 14)) && EndsWith("invalid UTF-8 byte 0xA0"));
   CHECK_THAT(parse_error("SetFlag\x01 event=M_FIX id=0\n"),
              StartsWith(at(1, 8)) && EndsWith("unexpected control character 0x01"));
   // Valid non-ASCII text outside a comment is just an unknown word.
@@ -233,9 +277,38 @@ TEST_CASE("binary garbage is a clean error", "[errors][binary]") {
 
   // Random bytes and random mixes of trace words: only InputError, never another exception.
   std::mt19937 rng(12345);
-  const char* words[] = {"DataCopy", "dst=", "L1:", "A2:", "src=", "a", "+", "0x", "99", "=", ":", "#", "\n", " ",
-                         "\t", ".gm", ".out", "size=", "file=", "SetFlag", "event=", "M_FIX", "id=", "\xFF", "\0",
-                         "PipeBarrier", "pipe=PIPE_ALL", "repeatTimes=", "-", "\xE2\x82", "LoadData", ".expect"};
+  const char* words[] = {"DataCopy",
+                         "dst=",
+                         "L1:",
+                         "A2:",
+                         "src=",
+                         "a",
+                         "+",
+                         "0x",
+                         "99",
+                         "=",
+                         ":",
+                         "#",
+                         "\n",
+                         " ",
+                         "\t",
+                         ".gm",
+                         ".out",
+                         "size=",
+                         "file=",
+                         "SetFlag",
+                         "event=",
+                         "M_FIX",
+                         "id=",
+                         "\xFF",
+                         "\0",
+                         "PipeBarrier",
+                         "pipe=PIPE_ALL",
+                         "repeatTimes=",
+                         "-",
+                         "\xE2\x82",
+                         "LoadData",
+                         ".expect"};
   for (int trial = 0; trial < 2000; ++trial) {
     std::string text;
     const int n = static_cast<int>(rng() % 40);
@@ -258,6 +331,7 @@ TEST_CASE("binary garbage is a clean error", "[errors][binary]") {
 
 TEST_CASE("an unreadable trace file is an InputError", "[errors][file]") {
   CHECK_THROWS_AS(Reader("/nonexistent/dir/x.trace"), InputError);
-  CHECK_THROWS_WITH(Reader("/nonexistent/dir/x.trace"), StartsWith("/nonexistent/dir/x.trace: error: cannot open trace"));
+  CHECK_THROWS_WITH(Reader("/nonexistent/dir/x.trace"),
+                    StartsWith("/nonexistent/dir/x.trace: error: cannot open trace"));
   CHECK_THROWS_WITH(Reader(trace_test::data_dir()), EndsWith("cannot read trace: is a directory"));
 }

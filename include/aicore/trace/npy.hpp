@@ -10,9 +10,10 @@
 namespace aicore::trace {
 
 struct NpyArray {
-  std::string descr;             // canonical: "|i1", "|u1", "|b1", "<i2", "<u2", "<f2", "<i4", "<u4", "<f4", "<i8", "<u8", "<f8"
-  std::vector<uint64_t> shape;   // empty = 0-d (one element)
-  std::vector<uint8_t> data;     // the payload, C order, little-endian
+  std::string
+      descr;  // canonical: "|i1", "|u1", "|b1", "<i2", "<u2", "<f2", "<i4", "<u4", "<f4", "<i8", "<u8", "<f8"
+  std::vector<uint64_t> shape;  // empty = 0-d (one element)
+  std::vector<uint8_t> data;    // the payload, C order, little-endian
 };
 
 // Reads a whole .npy file. InputError naming the file on a bad magic, version, header, dtype,
@@ -21,7 +22,8 @@ NpyArray read_npy(const std::string& path);
 
 // Writes a .npy (format 1.0, byte for byte what np.save writes). `descr` may be any form
 // npy_item_size() accepts; bytes must equal product(shape) * item size and shape may have at most
-// 64 dimensions (std::invalid_argument otherwise). Creates missing parent directories; InputError if the file cannot be written.
+// 64 dimensions (std::invalid_argument otherwise). Creates missing parent directories; InputError if the file
+// cannot be written.
 void write_npy(const std::string& path, const std::string& descr, const std::vector<uint64_t>& shape,
                const uint8_t* data, uint64_t bytes);
 

@@ -12,16 +12,16 @@ namespace aicore::trace {
 // `.gm NAME size=BYTES [file=PATH]`
 struct GmDecl {
   std::string name;
-  uint32_t id = 0;     // index among the trace's .gm directives (= isa::Addr::tensor)
-  uint64_t size = 0;   // bytes, > 0
-  std::string file;    // resolved against the trace file's directory; empty = zero fill
-  SourceLoc loc;       // the directive (column 1 = the '.')
+  uint32_t id = 0;    // index among the trace's .gm directives (= isa::Addr::tensor)
+  uint64_t size = 0;  // bytes, > 0
+  std::string file;   // resolved against the trace file's directory; empty = zero fill
+  SourceLoc loc;      // the directive (column 1 = the '.')
 };
 
 // `.out NAME file=PATH [dtype=int8]`
 struct OutDecl {
   uint32_t tensor = 0;
-  std::string file;    // as written: relative to the output directory
+  std::string file;  // as written: relative to the output directory
   isa::DType dtype = isa::DType::Int8;
   SourceLoc loc;
 };
@@ -29,7 +29,7 @@ struct OutDecl {
 // `.expect NAME file=PATH [dtype=int32]`
 struct ExpectDecl {
   uint32_t tensor = 0;
-  std::string file;    // resolved against the trace file's directory
+  std::string file;  // resolved against the trace file's directory
   isa::DType dtype = isa::DType::Int32;
   SourceLoc loc;
 };
