@@ -90,7 +90,7 @@ Plan make_plan(const GemmShape& s, const TileRequest& req) {
       misfit(s, std::min(p.tm, s.M), std::min(p.tn, s.N), std::min(p.tk, s.K), kL0ABytes / bufs, kL0CBytes / cbufs,
              kL1Bytes / bufs);
   if (!why.empty())
-    bad("tile " + std::to_string(p.tm) + "x" + std::to_string(p.tk) + "x" + std::to_string(p.tn) +
+    bad("tile (m x k x n) " + std::to_string(p.tm) + "x" + std::to_string(p.tk) + "x" + std::to_string(p.tn) +
         " does not fit" + (p.double_buffered ? " double-buffered" : "") + ": " + why +
         " (choose smaller --tile-m/--tile-n/--tile-k)");
 

@@ -150,7 +150,7 @@ void Engine::execute_data(const QueueEntry& e, uint64_t start) {
   r.macs = c.macs;
   r.dense_macs = c.dense_macs;
   const uint64_t own_end = start + c.occupancy;
-  const uint64_t port_end = transport(op, c.occupancy);
+  const uint64_t port_end = transport(op, c.occupancy, c.bytes);
   r.busy_end = port_end > own_end ? port_end : own_end;
   if (port_end > own_end) {  // a shared port (GM) was busy with another pipe's traffic
     r.wait_cause = WaitCause::Port;
@@ -161,7 +161,7 @@ void Engine::execute_data(const QueueEntry& e, uint64_t start) {
   if (r.busy_end > start) sc_core::wait(cycles(r.busy_end - start));
 }
 
-uint64_t Engine::transport(const isa::Op& op, uint64_t path_cycles) {
+uint64_t Engine::transport(const isa::Op& op, uint64_t path_cycles, uint64_t moved) {
   uint64_t end = now_cycles() + path_cycles;
   // One transaction per (memory, direction): the parts of one instruction move together, so
   // they must not queue behind each other on a port (LoadDataWithSparse reads weights and
@@ -185,6 +185,9 @@ uint64_t Engine::transport(const isa::Op& op, uint64_t path_cycles) {
   for (size_t i = 0; i < n; ++i) {
     const int port = port_of_[static_cast<size_t>(acc[i].space)];
     if (port < 0) continue;
+    // A strided GM access spans more bytes than it moves; the shared GM port carries only the
+    // moved ones (DataCopy with gaps, ND2NZ rows, Fixpipe rows).
+    if (acc[i].space == isa::Space::GM && moved < acc[i].bytes) acc[i].bytes = moved;
     trans_.set_command(acc[i].write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     trans_.set_address(encode_address(acc[i].space, acc[i].tensor, acc[i].begin));
     trans_.set_data_ptr(nullptr);  // bytes move through DMI + semantics, see transport.hpp

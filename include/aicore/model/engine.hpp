@@ -54,7 +54,7 @@ class Engine : public sc_core::sc_module {
   void run();
   void execute(const QueueEntry& e);
   void execute_data(const QueueEntry& e, uint64_t start);
-  uint64_t transport(const isa::Op& op, uint64_t path_cycles);  // returns ports' finish cycle
+  uint64_t transport(const isa::Op& op, uint64_t path_cycles, uint64_t moved);  // ports' finish cycle
   void record(InstrRecord& r);
 
   isa::Pipe pipe_;
