@@ -5,6 +5,7 @@
 #include <memory>
 #include <ostream>
 
+#include "aicore/common/log.hpp"
 #include "aicore/config/loader.hpp"
 #include "aicore/model/simulation.hpp"
 #include "aicore/report/instr_csv.hpp"
@@ -74,7 +75,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "timing-only", po::bool_switch(&a.timing_only), "timing without data: nothing allocated or computed")(
       "instr-log", po::bool_switch(&a.instr_log), "write instr.csv, one row per instruction")(
       "timeline", "Chrome-trace timeline.json (not implemented yet)")("vcd", "waves.vcd (not implemented yet)")(
-      "quiet,q", po::bool_switch(&a.quiet), "print nothing on success");
+      "quiet,q", po::bool_switch(&a.quiet), "print nothing on success")(
+      "verbose,v", po::value<int>()->implicit_value(1)->default_value(0),
+      "diagnostics on stderr: -v info, -v 2 every instruction as it runs");
   po::positional_options_description pos;
   pos.add("trace", 1);
   po::variables_map vm;
@@ -93,8 +96,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       return kExitBadInput;
     }
 
+  set_verbosity(vm["verbose"].as<int>());
   try {
     const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
+    log().info("config {} ({} MHz), {} override(s); trace {}{}", cfg.name, cfg.clock_mhz, a.sets.size(), a.trace,
+               a.timing_only ? " (timing only)" : "");
     std::error_code ec;
     fs::create_directories(a.out_dir, ec);
     if (ec) throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
@@ -108,6 +114,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       sim.add_observer(csv.get());
     }
     const model::RunSummary s = sim.run();
+    log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
     csv.reset();  // flush
     if (s.input_error) {
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());

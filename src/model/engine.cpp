@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "aicore/common/log.hpp"
 #include "aicore/isa/check.hpp"
 #include "aicore/model/clock.hpp"
 #include "aicore/model/timing.hpp"
@@ -65,6 +66,9 @@ void Engine::run() {
 
 void Engine::record(InstrRecord& r) {
   r.pipe = pipe_;
+  if (log().should_log(spdlog::level::debug))
+    log().debug("{} #{} line {} {}: issue {} start {} busy until {} done {}", isa::to_string(pipe_), r.instr->index,
+                r.instr->line, isa::mnemonic(r.instr->op), r.issue_cycle, r.start_cycle, r.busy_end, r.end_cycle);
   ++instructions_;
   busy_cycles_ += r.busy_end - r.start_cycle;
   stall_cycles_ += r.wait_cycles;
