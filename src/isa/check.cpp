@@ -12,7 +12,9 @@ namespace {
 // far from uint64 overflow.
 constexpr uint64_t kMaxOffset = uint64_t{1} << 44;
 
-[[noreturn]] void fail(FaultKind k, const std::string& msg) { throw Fault(k, msg); }
+[[noreturn]] void fail(FaultKind k, const std::string& msg) {
+  throw Fault(k, msg);
+}
 
 std::string where(const char* operand, const Addr& a) {
   return std::string(operand) + " (" + to_string(a.space) + " offset " + std::to_string(a.offset) + ")";
@@ -22,7 +24,8 @@ void need_space(const char* operand, const Addr& a, Space s1, Space s2 = Space::
   if (a.space != s1 && a.space != s2) {
     std::string want = to_string(s1);
     if (s2 != Space::SparseIndex) want += " or " + std::string(to_string(s2));
-    fail(FaultKind::InvalidField, std::string(operand) + " must be in " + want + ", not " + to_string(a.space));
+    fail(FaultKind::InvalidField,
+         std::string(operand) + " must be in " + want + ", not " + to_string(a.space));
   }
   if (a.offset > kMaxOffset) fail(FaultKind::OutOfBounds, where(operand, a) + " is beyond any buffer");
 }
@@ -30,10 +33,6 @@ void need_space(const char* operand, const Addr& a, Space s1, Space s2 = Space::
 void need_align(const char* operand, const Addr& a, uint64_t align) {
   if (a.offset % align != 0)
     fail(FaultKind::Misaligned, where(operand, a) + " must be " + std::to_string(align) + "-byte aligned");
-}
-
-void need(bool ok, FaultKind k, const std::string& msg) {
-  if (!ok) fail(k, msg);
 }
 
 struct FieldCheck {
@@ -52,12 +51,14 @@ struct FieldCheck {
     need_space("src", o.src, Space::L1);
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
-    need(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16, FaultKind::InvalidField,
-         std::string("LoadData dtype must be int8, half or bf16, not ") + to_string(o.dtype));
-    need(o.sid == 0, FaultKind::InvalidField, "sid must be 0 (got " + std::to_string(o.sid) + ")");
-    need(!o.ifTranspose || o.dtype != DType::Int8, FaultKind::InvalidField,
-         "ifTranspose is only legal for b16 data (half/bf16), not int8");
-    need(o.addrMode == 0, FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
+    if (!(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16))
+      fail(FaultKind::InvalidField,
+           std::string("LoadData dtype must be int8, half or bf16, not ") + to_string(o.dtype));
+    if (!(o.sid == 0)) fail(FaultKind::InvalidField, "sid must be 0 (got " + std::to_string(o.sid) + ")");
+    if (!(!o.ifTranspose || o.dtype != DType::Int8))
+      fail(FaultKind::InvalidField, "ifTranspose is only legal for b16 data (half/bf16), not int8");
+    if (!(o.addrMode == 0))
+      fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
   }
   void operator()(const LoadDataWithSparse& o) const {
     need_space("dst", o.dst, Space::L0B);
@@ -66,10 +67,10 @@ struct FieldCheck {
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
     need_align("idx", o.idx, 32);
-    need(o.srcStride == 0 && o.dstGap == 0 && !o.ifTranspose && o.sid == 0 && o.addrMode == 0,
-         FaultKind::InvalidField,
-         "LoadDataWithSparse uses only startIndex and repeatTimes: srcStride, dstGap, ifTranspose, sid and "
-         "addrMode must be 0");
+    if (!(o.srcStride == 0 && o.dstGap == 0 && !o.ifTranspose && o.sid == 0 && o.addrMode == 0))
+      fail(FaultKind::InvalidField,
+           "LoadDataWithSparse uses only startIndex and repeatTimes: srcStride, dstGap, ifTranspose, sid and "
+           "addrMode must be 0");
   }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
     need_space("dst", o.dst, Space::L0C);
@@ -78,40 +79,47 @@ struct FieldCheck {
     need_align("dst", o.dst, dst_align);
     need_align("fm", o.fm, kFractalBytes);
     need_align("filter", o.filter, kFractalBytes);
-    need(o.m <= 4095 && o.n <= 4095 && o.k <= 4095, FaultKind::InvalidField,
-         "m, n and k must be in [0, 4095] (got m=" + std::to_string(o.m) + " n=" + std::to_string(o.n) +
-             " k=" + std::to_string(o.k) + ")");
-    need(!o.cmatrixSource, FaultKind::Unsupported,
-         "cmatrixSource=1 (initialise C from the bias table) is not modelled yet");
+    if (!(o.m <= 4095 && o.n <= 4095 && o.k <= 4095))
+      fail(FaultKind::InvalidField, "m, n and k must be in [0, 4095] (got m=" + std::to_string(o.m) +
+                                        " n=" + std::to_string(o.n) + " k=" + std::to_string(o.k) + ")");
+    if (!(!o.cmatrixSource))
+      fail(FaultKind::Unsupported, "cmatrixSource=1 (initialise C from the bias table) is not modelled yet");
   }
   void operator()(const Mmad& o) const {
     mmad_common(o, 64);
-    need(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16, FaultKind::InvalidField,
-         std::string("Mmad dtype must be int8, half or bf16, not ") + to_string(o.dtype));
+    if (!(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16))
+      fail(FaultKind::InvalidField,
+           std::string("Mmad dtype must be int8, half or bf16, not ") + to_string(o.dtype));
   }
   void operator()(const MmadWithSparse& o) const {
     mmad_common(o, kCFractalBytes);
-    need(o.k % 4 == 0, FaultKind::InvalidField,
-         "MmadWithSparse k (the original K) must be a multiple of 4 (got " + std::to_string(o.k) + ")");
+    if (!(o.k % 4 == 0))
+      fail(FaultKind::InvalidField,
+           "MmadWithSparse k (the original K) must be a multiple of 4 (got " + std::to_string(o.k) + ")");
   }
   void operator()(const Fixpipe& o) const {
     need_space("dst", o.dst, Space::GM);
     need_space("src", o.src, Space::L0C);
     need_align("src", o.src, 64);
-    need(o.dtype == DType::Int32 || o.dtype == DType::Float, FaultKind::InvalidField,
-         std::string("Fixpipe dtype (the L0C cell type) must be int32 or float, not ") + to_string(o.dtype));
-    need(o.nSize % 16 == 0, FaultKind::InvalidField,
-         "nSize must be a multiple of 16 (got " + std::to_string(o.nSize) + ")");
+    if (!(o.dtype == DType::Int32 || o.dtype == DType::Float))
+      fail(
+          FaultKind::InvalidField,
+          std::string("Fixpipe dtype (the L0C cell type) must be int32 or float, not ") + to_string(o.dtype));
+    if (!(o.nSize % 16 == 0))
+      fail(FaultKind::InvalidField, "nSize must be a multiple of 16 (got " + std::to_string(o.nSize) + ")");
     if (o.ndNum > 1) {
-      need(o.srcNdStride >= 1 && o.srcNdStride <= 512, FaultKind::InvalidField,
-           "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " + std::to_string(o.srcNdStride) + ")");
-      need(o.dstNdStride != 0, FaultKind::InvalidField, "dstNdStride must not be 0 when ndNum > 1");
+      if (!(o.srcNdStride >= 1 && o.srcNdStride <= 512))
+        fail(FaultKind::InvalidField, "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " +
+                                          std::to_string(o.srcNdStride) + ")");
+      if (!(o.dstNdStride != 0)) fail(FaultKind::InvalidField, "dstNdStride must not be 0 when ndNum > 1");
     }
   }
   void event(EventPair e, uint8_t id) const {
-    need(is_legal_event(e), FaultKind::IllegalEvent,
-         std::string("event ") + to_string(e.src) + "_" + to_string(e.dst) + " is not a legal pair on the Cube core");
-    need(id < kEventIds, FaultKind::InvalidField, "event id must be 0..7 (got " + std::to_string(id) + ")");
+    if (!(is_legal_event(e)))
+      fail(FaultKind::IllegalEvent, std::string("event ") + to_string(e.src) + "_" + to_string(e.dst) +
+                                        " is not a legal pair on the Cube core");
+    if (!(id < kEventIds))
+      fail(FaultKind::InvalidField, "event id must be 0..7 (got " + std::to_string(id) + ")");
   }
   void operator()(const SetFlag& o) const { event(o.event, o.id); }
   void operator()(const WaitFlag& o) const { event(o.event, o.id); }
@@ -123,7 +131,8 @@ struct FootprintOf {
   void operator()(const DataCopy& o) {
     if (o.blockCount == 0 || o.blockLen == 0) return;
     const uint64_t n = o.blockCount, len = o.blockLen;
-    fp.add(Space::GM, o.src.tensor, o.src.offset, o.src.offset + ((n - 1) * (len + o.srcGap) + len) * 32, false);
+    fp.add(Space::GM, o.src.tensor, o.src.offset, o.src.offset + ((n - 1) * (len + o.srcGap) + len) * 32,
+           false);
     fp.add(Space::L1, 0, o.dst.offset, o.dst.offset + ((n - 1) * (len + o.dstGap) + len) * 32, true);
   }
   void operator()(const DataCopyNd2Nz& o) {
@@ -131,12 +140,14 @@ struct FootprintOf {
     const uint64_t es = size_of(o.dtype);
     const uint64_t blocks = ceil_div(o.dValue * es, 32);
     fp.add(Space::GM, o.src.tensor, o.src.offset,
-           o.src.offset + ((o.ndNum - 1) * uint64_t{o.srcNdMatrixStride} + (o.nValue - 1) * uint64_t{o.srcDValue} +
-                           o.dValue) * es,
+           o.src.offset + ((o.ndNum - 1) * uint64_t{o.srcNdMatrixStride} +
+                           (o.nValue - 1) * uint64_t{o.srcDValue} + o.dValue) *
+                              es,
            false);
     fp.add(Space::L1, 0, o.dst.offset,
            o.dst.offset + (o.ndNum - 1) * uint64_t{o.dstNzMatrixStride} * es +
-               (o.nValue - 1) * uint64_t{o.dstNzNStride} * 32 + (blocks - 1) * uint64_t{o.dstNzC0Stride} * 32 + 32,
+               (o.nValue - 1) * uint64_t{o.dstNzNStride} * 32 +
+               (blocks - 1) * uint64_t{o.dstNzC0Stride} * 32 + 32,
            true);
   }
   void operator()(const LoadData& o) {
@@ -144,8 +155,8 @@ struct FootprintOf {
     const uint64_t r = o.repeatTimes;
     const uint64_t first = o.src.offset + uint64_t{o.startIndex} * kFractalBytes;
     fp.add(Space::L1, 0, first, first + ((r - 1) * o.srcStride + 1) * kFractalBytes, false);
-    fp.add(o.dst.space, 0, o.dst.offset, o.dst.offset + ((r - 1) * (uint64_t{o.dstGap} + 1) + 1) * kFractalBytes,
-           true);
+    fp.add(o.dst.space, 0, o.dst.offset,
+           o.dst.offset + ((r - 1) * (uint64_t{o.dstGap} + 1) + 1) * kFractalBytes, true);
   }
   void operator()(const LoadDataWithSparse& o) {
     if (o.repeatTimes == 0) return;
@@ -162,8 +173,8 @@ struct FootprintOf {
     fp.add(Space::L0A, 0, o.fm.offset, o.fm.offset + fm_fractals * kFractalBytes, false);
     fp.add(Space::L0B, 0, o.filter.offset, o.filter.offset + filter_fractals * kFractalBytes, false);
     if (sparse)
-      fp.add(Space::SparseIndex, 0, o.filter.offset / 4, o.filter.offset / 4 + filter_fractals * kIndexFractalBytes,
-             false);
+      fp.add(Space::SparseIndex, 0, o.filter.offset / 4,
+             o.filter.offset / 4 + filter_fractals * kIndexFractalBytes, false);
     const uint64_t c_end = o.dst.offset + m1 * n1 * kCFractalBytes;
     if (o.accumulates()) fp.add(Space::L0C, 0, o.dst.offset, c_end, false);
     fp.add(Space::L0C, 0, o.dst.offset, c_end, true);
@@ -187,7 +198,8 @@ struct FootprintOf {
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + 64,
            false);
     fp.add(Space::GM, o.dst.tensor, o.dst.offset,
-           o.dst.offset + (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + (cblocks - 1) * 16 + 16) * 4,
+           o.dst.offset +
+               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + (cblocks - 1) * 16 + 16) * 4,
            true);
   }
   void operator()(const SetFlag&) {}
@@ -197,7 +209,9 @@ struct FootprintOf {
 
 }  // namespace
 
-uint32_t k0_of(DType t) { return t == DType::Int8 ? 32 : 16; }
+uint32_t k0_of(DType t) {
+  return t == DType::Int8 ? 32 : 16;
+}
 
 uint64_t Limits::capacity(Space s, uint32_t tensor) const {
   if (s == Space::GM) return tensor < gm_tensor_bytes.size() ? gm_tensor_bytes[tensor] : 0;
@@ -211,8 +225,7 @@ Footprint footprint(const Op& op) {
 }
 
 uint64_t bytes_moved(const Op& op) {
-  if (const auto* f = std::get_if<Fixpipe>(&op))
-    return uint64_t{f->ndNum} * f->mSize * f->nSize * 4;
+  if (const auto* f = std::get_if<Fixpipe>(&op)) return uint64_t{f->ndNum} * f->mSize * f->nSize * 4;
   if (std::holds_alternative<Mmad>(op) || std::holds_alternative<MmadWithSparse>(op)) return 0;
   // For moves, the bytes written to the destination buffer (index bytes ride along for
   // LoadDataWithSparse and are counted separately by its footprint).
@@ -222,7 +235,9 @@ uint64_t bytes_moved(const Op& op) {
   return 0;
 }
 
-void check_fields(const Op& op) { std::visit(FieldCheck{}, op); }
+void check_fields(const Op& op) {
+  std::visit(FieldCheck{}, op);
+}
 
 void check(const Op& op, const Limits& limits) {
   check_fields(op);
@@ -230,10 +245,10 @@ void check(const Op& op, const Limits& limits) {
   for (const Extent& e : fp) {
     const uint64_t cap = limits.capacity(e.space, e.tensor);
     if (e.end > cap) {
-      throw Fault(FaultKind::OutOfBounds,
-                  std::string(e.write ? "writes " : "reads ") + to_string(e.space) + " bytes [" +
-                      std::to_string(e.begin) + ", " + std::to_string(e.end) + ") beyond its " +
-                      std::to_string(cap) + " bytes");
+      throw Fault(FaultKind::OutOfBounds, std::string(e.write ? "writes " : "reads ") + to_string(e.space) +
+                                              " bytes [" + std::to_string(e.begin) + ", " +
+                                              std::to_string(e.end) + ") beyond its " + std::to_string(cap) +
+                                              " bytes");
     }
   }
 }

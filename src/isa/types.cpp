@@ -15,7 +15,7 @@ const char* to_string(Pipe p) {
   return "?";
 }
 
-std::optional<Pipe> pipe_from_string(const std::string& s) {
+std::optional<Pipe> pipe_from_string(std::string_view s) {
   for (int i = 0; i < kPipeCount; ++i) {
     const auto p = static_cast<Pipe>(i);
     if (s == to_string(p)) return p;

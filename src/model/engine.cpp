@@ -57,6 +57,11 @@ void Engine::run() {
     popped_.notify(sc_core::SC_ZERO_TIME);
     running_ = true;
     current_ = &e.instr;
+    // The issue unit runs ahead of time (see IssueUnit::issue): never start before issue.
+    if (e.issue_cycle > now_cycles()) {
+      current_wait_ = "its issue cycle";
+      sc_core::wait(cycles(e.issue_cycle - now_cycles()));
+    }
     execute(e);
     current_ = nullptr;
     running_ = false;

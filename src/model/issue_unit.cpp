@@ -1,5 +1,6 @@
 #include "aicore/model/issue_unit.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "aicore/model/clock.hpp"
@@ -56,25 +57,36 @@ void IssueUnit::declare_gm(const trace::GmDecl& d) {
 }
 
 void IssueUnit::issue(const isa::Instruction& instr) {
-  const uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9));
-  const uint64_t now = now_cycles();
-  if (slot > now) sc_core::wait(cycles(slot - now));
+  // Temporal decoupling: the scalar unit runs ahead of simulated time and stamps each
+  // instruction with its issue cycle; the engine does not start it before that cycle. It only
+  // synchronises (waits) when it must observe the present: a full queue or scalar-pipe work.
+  uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9));
+  const auto sync_to_slot = [&] {
+    const uint64_t now = now_cycles();
+    if (slot > now) sc_core::wait(cycles(slot - now));
+  };
   current_ = &instr;
   const isa::Pipe pipe = isa::pipe_of(instr.op);
   if (pipe == isa::Pipe::S) {
+    sync_to_slot();
     run_scalar(instr);
+    slot = now_cycles();
   } else {
     Engine* e = engines_[static_cast<size_t>(pipe)];
-    const uint64_t before = now_cycles();
-    current_wait_ = std::string("space in the ") + isa::to_string(pipe) + " queue";
-    while (e->full() && !ctx_.fault) sc_core::wait(e->popped());
-    const uint64_t issued_at = now_cycles();
-    stall_cycles_ += issued_at - before;
-    e->push(QueueEntry{instr, issued_at, issued_at - before});
+    uint64_t issued_at = slot;
+    if (e->full()) {
+      sync_to_slot();
+      current_wait_ = std::string("space in the ") + isa::to_string(pipe) + " queue";
+      while (e->full() && !ctx_.fault) sc_core::wait(e->popped());
+      issued_at = std::max(slot, now_cycles());
+    }
+    stall_cycles_ += issued_at - slot;
+    e->push(QueueEntry{instr, issued_at, issued_at - slot});
+    slot = issued_at;
   }
   current_ = nullptr;
   ++issued_;
-  next_issue_ = static_cast<double>(now_cycles()) + 1.0 / ctx_.cfg.issue.instructions_per_cycle;
+  next_issue_ = static_cast<double>(slot) + 1.0 / ctx_.cfg.issue.instructions_per_cycle;
 }
 
 void IssueUnit::drain_all() {

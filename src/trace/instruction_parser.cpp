@@ -23,9 +23,7 @@ struct Field {
 template <class V>
 struct Tag {};
 
-std::string field_name(const char* type, const KeyValue& kv) {
-  return std::string(type) + " field " + std::string(kv.key);
-}
+What field_name(const char* type, const KeyValue& kv) { return What(type, kv.key); }
 
 isa::Addr value_of(Tag<isa::Addr>, const KeyValue& kv, const Env& env, SpaceMask spaces) {
   return parse_operand(kv, spaces, env);
@@ -198,8 +196,9 @@ struct Table {
 template <class T>
 isa::Op parse_as(const std::vector<Token>& tokens, const Env& env) {
   static const Table<T> table;
-  std::vector<KeyValue> pairs;
-  std::vector<const KeyValue*> slots;
+  // Reused across lines: parsing a trace allocates nothing per instruction.
+  thread_local std::vector<KeyValue> pairs;
+  thread_local std::vector<const KeyValue*> slots;
   collect_fields(tokens.data() + 1, tokens.data() + tokens.size(), table.keys, env.mnemonic, env.ctx, pairs,
                  slots);
   std::string missing;

@@ -1,6 +1,7 @@
 #include "lexer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <limits>
 
@@ -81,15 +82,34 @@ void LineSource::fail(uint64_t column, const std::string& msg) const {
 
 bool LineSource::next(std::string& code) {
   code.clear();
-  int c = get();
-  if (c < 0) return false;
+  if (pos_ == end_ && !refill()) return false;
   if (line_ == std::numeric_limits<uint32_t>::max())
     throw InputError(SourceLoc{file_, line_, 0}, "too many lines (more than 4294967295)");
   ++line_;
+  uint64_t column = 0;
+  // Fast path: printable ASCII code is copied a run at a time. Anything else (end of line,
+  // '#', control bytes, UTF-8) goes through the byte-by-byte checks below.
+  static const std::array<bool, 256> plain = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7F; ++c) t[c] = c != '#';
+    t['\t'] = t['\r'] = true;
+    return t;
+  }();
+  for (;;) {
+    size_t i = pos_;
+    const char* b = buf_.data();
+    while (i < end_ && plain[static_cast<unsigned char>(b[i])]) ++i;
+    const size_t n = std::min(i - pos_, kMaxCodeBytes - code.size());
+    code.append(buf_.data() + pos_, n);
+    column += n;
+    pos_ += n;
+    if (pos_ < end_ || code.size() >= kMaxCodeBytes) break;
+    if (!refill()) return true;  // the last line has no terminator
+  }
   Utf8Check utf8;
   bool comment = false;
-  uint64_t column = 0, lead_column = 0;
-  for (; c >= 0 && c != '\n'; c = get()) {
+  uint64_t lead_column = column;
+  for (int c = get(); c >= 0 && c != '\n'; c = get()) {
     ++column;
     if (c == 0) fail(column, "NUL byte in the trace (is this a binary file?)");
     if (utf8.complete()) lead_column = column;
@@ -113,12 +133,14 @@ bool LineSource::next(std::string& code) {
 void split_tokens(std::string_view code, std::vector<Token>& out) {
   out.clear();
   const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  const char* p = code.data();
+  const size_t n = code.size();
   size_t i = 0;
-  while (i < code.size()) {
-    while (i < code.size() && is_space(code[i])) ++i;
+  while (i < n) {
+    while (i < n && is_space(p[i])) ++i;
     const size_t start = i;
-    while (i < code.size() && !is_space(code[i])) ++i;
-    if (i > start) out.push_back(Token{code.substr(start, i - start), static_cast<uint32_t>(start + 1)});
+    while (i < n && !is_space(p[i])) ++i;
+    if (i > start) out.push_back(Token{std::string_view(p + start, i - start), static_cast<uint32_t>(start + 1)});
   }
 }
 
@@ -171,10 +193,10 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
   }
 }
 
-uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const std::string& what,
+uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const What& what,
                     const LineContext& ctx) {
-  const auto range = [&] { return " for " + what + " (0.." + std::to_string(max) + ")"; };
-  if (text.empty()) ctx.fail(column, "missing number for " + what);
+  const auto range = [&] { return " for " + what.str() + " (0.." + std::to_string(max) + ")"; };
+  if (text.empty()) ctx.fail(column, "missing number for " + what.str());
   if (text[0] == '-') ctx.fail(column, "negative value " + quote(text) + " not allowed" + range());
   unsigned base = 10;
   std::string_view digits = text;
@@ -184,7 +206,7 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
   }
   const auto malformed = [&] {
     ctx.fail(column,
-             "malformed number " + quote(text) + " for " + what + ": expected a decimal or 0x hex integer");
+             "malformed number " + quote(text) + " for " + what.str() + ": expected a decimal or 0x hex integer");
   };
   if (digits.empty()) malformed();
   uint64_t v = 0;
@@ -208,10 +230,10 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
   return v;
 }
 
-bool parse_bool(std::string_view text, uint32_t column, const std::string& what, const LineContext& ctx) {
+bool parse_bool(std::string_view text, uint32_t column, const What& what, const LineContext& ctx) {
   if (text == "1" || text == "true") return true;
   if (text == "0" || text == "false") return false;
-  ctx.fail(column, "invalid boolean " + quote(text) + " for " + what + ": expected 0, 1, true or false");
+  ctx.fail(column, "invalid boolean " + quote(text) + " for " + what.str() + ": expected 0, 1, true or false");
 }
 
 bool is_identifier(std::string_view s) {

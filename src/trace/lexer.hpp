@@ -78,10 +78,23 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
 
 // Non-negative decimal or 0x-hex integer no larger than `max`; `what` names the field in messages
 // ("u8 field repeatTimes").
-uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const std::string& what,
+// What a value is for, in messages: "u16 field srcStride" or just "size". Only turned into a
+// string when a message is built, so the parsing hot path allocates nothing.
+struct What {
+  What(const char* name) : name_(name) {}  // NOLINT: implicit on purpose
+  What(const char* type, std::string_view key, const char* sep = " field ") : type_(type), sep_(sep), name_(key) {}
+  std::string str() const { return type_ ? std::string(type_) + sep_ + std::string(name_) : std::string(name_); }
+
+ private:
+  const char* type_ = nullptr;
+  const char* sep_ = "";
+  std::string_view name_;
+};
+
+uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const What& what,
                     const LineContext& ctx);
 // 0, 1, true or false.
-bool parse_bool(std::string_view text, uint32_t column, const std::string& what, const LineContext& ctx);
+bool parse_bool(std::string_view text, uint32_t column, const What& what, const LineContext& ctx);
 
 // [A-Za-z_][A-Za-z0-9_]*
 bool is_identifier(std::string_view s);

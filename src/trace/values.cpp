@@ -72,7 +72,7 @@ isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
     }
     a.space = found->space;
     a.offset = parse_uint(v.substr(colon + 1), kv.value_column + static_cast<uint32_t>(colon) + 1, kU64Max,
-                          "offset of " + key, ctx);
+                          What("offset of", key, " "), ctx);
     if (!(allowed & bit(a.space))) {
       std::string got(found->name);
       if (got != isa::to_string(a.space)) got += " (= " + std::string(isa::to_string(a.space)) + ")";
@@ -95,7 +95,7 @@ isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
   a.tensor = tensor->id;
   if (plus != std::string_view::npos)
     a.offset = parse_uint(v.substr(plus + 1), kv.value_column + static_cast<uint32_t>(plus) + 1, kU64Max,
-                          "offset of " + key, ctx);
+                          What("offset of", key, " "), ctx);
   return a;
 }
 
@@ -116,7 +116,7 @@ isa::EventPair parse_event(const KeyValue& kv, const Env& env) {
                  "malformed event " + quote(v) +
                      ": expected SRC_DST with pipes S, MTE1, MTE2, MTE3, M or FIX (e.g. MTE2_MTE1)");
   const auto pipe = [&](std::string_view part, uint32_t column, const char* role) {
-    const auto p = isa::pipe_from_string(std::string(part));
+    const auto p = isa::pipe_from_string(part);
     if (!p)
       env.ctx.fail(column, std::string("unknown ") + role + " pipe " + quote(part) + " in event " + quote(v) +
                                "; expected S, MTE1, MTE2, MTE3, M or FIX" + suggestion(part, pipe_names()));

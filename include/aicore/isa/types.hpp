@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace aicore::isa {
 
@@ -11,7 +12,7 @@ namespace aicore::isa {
 enum class Pipe : uint8_t { S, MTE2, MTE1, M, FIX, MTE3 };
 constexpr int kPipeCount = 6;
 const char* to_string(Pipe p);
-std::optional<Pipe> pipe_from_string(const std::string& s);  // "MTE2", "M", ...
+std::optional<Pipe> pipe_from_string(std::string_view s);  // "MTE2", "M", ...
 
 // Memories ("positions"). SparseIndex is the hidden buffer written by LoadDataWithSparse.
 enum class Space : uint8_t { GM, L1, L0A, L0B, L0C, SparseIndex };
