@@ -26,12 +26,28 @@ void Engine::connect(Memory& m) {
 
 void Engine::push(QueueEntry&& e) {
   queue_.push_back(std::move(e));
-  pushed_.notify(sc_core::SC_ZERO_TIME);
+  if (waiting_push_) pushed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Engine::wait_for_space() {
+  while (full()) {
+    ++space_waiters_;
+    sc_core::wait(popped_);
+    --space_waiters_;
+  }
+}
+
+void Engine::wait_idle() {
+  while (!idle()) {
+    ++idle_waiters_;
+    sc_core::wait(drained_);
+    --idle_waiters_;
+  }
 }
 
 void Engine::close() {
   closed_ = true;
-  pushed_.notify(sc_core::SC_ZERO_TIME);
+  if (waiting_push_) pushed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 std::string Engine::blocked_on() const {
@@ -44,17 +60,18 @@ std::string Engine::blocked_on() const {
 void Engine::run() {
   for (;;) {
     while (queue_.empty()) {
+      if (idle_waiters_) drained_.notify(sc_core::SC_ZERO_TIME);
       if (closed_) {
         finished_ = true;
-        drained_.notify(sc_core::SC_ZERO_TIME);
         return;
       }
-      drained_.notify(sc_core::SC_ZERO_TIME);
+      waiting_push_ = true;
       sc_core::wait(pushed_);
+      waiting_push_ = false;
     }
     const QueueEntry e = std::move(queue_.front());
     queue_.pop_front();
-    popped_.notify(sc_core::SC_ZERO_TIME);
+    if (space_waiters_) popped_.notify(sc_core::SC_ZERO_TIME);
     running_ = true;
     current_ = &e.instr;
     // The issue unit runs ahead of time (see IssueUnit::issue): never start before issue.

@@ -77,7 +77,7 @@ void IssueUnit::issue(const isa::Instruction& instr) {
     if (e->full()) {
       sync_to_slot();
       current_wait_ = std::string("space in the ") + isa::to_string(pipe) + " queue";
-      while (e->full() && !ctx_.fault) sc_core::wait(e->popped());
+      e->wait_for_space();
       issued_at = std::max(slot, now_cycles());
     }
     stall_cycles_ += issued_at - slot;
@@ -94,7 +94,7 @@ void IssueUnit::drain_all() {
   uint64_t until = 0;
   for (Engine* e : engines_) {
     if (!e) continue;
-    while (!e->idle() && !ctx_.fault) sc_core::wait(e->drained());
+    e->wait_idle();
     if (e->last_completion() > until) until = e->last_completion();
   }
   if (until > now_cycles()) sc_core::wait(cycles(until - now_cycles()));

@@ -36,8 +36,10 @@ class Engine : public sc_core::sc_module {
   bool full() const { return queue_.size() >= depth_; }
   void push(QueueEntry&& e);
   void close();  // no more instructions will come
-  const sc_core::sc_event& popped() const { return popped_; }
-  const sc_core::sc_event& drained() const { return drained_; }
+  // Block the calling thread (the issue unit) until the queue has room / the pipe is idle.
+  // Events are notified only while someone waits on them: most instructions need no notify.
+  void wait_for_space();
+  void wait_idle();
   bool idle() const { return queue_.empty() && !running_; }
   uint64_t last_completion() const { return last_completion_; }
   bool finished() const { return finished_; }
@@ -64,6 +66,8 @@ class Engine : public sc_core::sc_module {
   std::deque<QueueEntry> queue_;
   sc_core::sc_event pushed_, popped_, drained_;
   bool closed_ = false, running_ = false, finished_ = false;
+  bool waiting_push_ = false;
+  uint32_t space_waiters_ = 0, idle_waiters_ = 0;
   std::array<int, isa::kSpaceCount> port_of_{};  // socket index per memory space, -1 = none
   const isa::Instruction* current_ = nullptr;
   std::string current_wait_;
