@@ -45,5 +45,9 @@ std::string OnednnGemm::impl() const { return s_->impl; }
 
 void onednn_single_thread() { omp_set_num_threads(1); }
 int onednn_max_threads() { return omp_get_max_threads(); }
+std::string onednn_version() {
+  const dnnl_version_t* v = dnnl_version();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+}
 
 }  // namespace bench

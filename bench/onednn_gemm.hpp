@@ -26,5 +26,6 @@ class OnednnGemm {
 // is OpenMP's: pin it to 1 so the comparison is against one core, like our kernel.
 void onednn_single_thread();
 int onednn_max_threads();
+std::string onednn_version();  // "2.6.3"
 
 }  // namespace bench

@@ -18,6 +18,8 @@ struct Exec {
 };
 }  // namespace
 
-void execute(const isa::Op& op, const MemoryView& mem) { std::visit(Exec{mem}, op); }
+void execute(const isa::Op& op, const MemoryView& mem) {
+  std::visit(Exec{mem}, op);
+}
 
 }  // namespace aicore::sem

@@ -36,7 +36,8 @@ SparseGroup densify_group(const int8_t e[4]) {
 }
 
 DensifiedB densify_4to2(const int8_t* b, uint32_t K, uint32_t N) {
-  if (K % 4 != 0) throw std::invalid_argument("4:2 densify needs K a multiple of 4 (got " + std::to_string(K) + ")");
+  if (K % 4 != 0)
+    throw std::invalid_argument("4:2 densify needs K a multiple of 4 (got " + std::to_string(K) + ")");
   DensifiedB r;
   r.K = K;
   r.N = N;

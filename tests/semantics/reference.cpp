@@ -13,8 +13,8 @@ Mat8 random_i8(size_t count, std::mt19937& rng) {
 
 Mat8 random_sparse(uint32_t K, uint32_t N, std::mt19937& rng) {
   // Non-zero masks over (e0 e1 e2 e3), bit i = element i; covers every isa.md table row.
-  static const int kMasks[] = {0b1100, 0b1010, 0b1001, 0b0110, 0b0101, 0b0011, 0b1000,
-                               0b0100, 0b0010, 0b0001, 0b0000, 0b0111, 0b1111, 0b1011, 0b1101, 0b1110};
+  static const int kMasks[] = {0b1100, 0b1010, 0b1001, 0b0110, 0b0101, 0b0011, 0b1000, 0b0100,
+                               0b0010, 0b0001, 0b0000, 0b0111, 0b1111, 0b1011, 0b1101, 0b1110};
   std::uniform_int_distribution<int> pick(0, 15), val(-128, 127);
   Mat8 b(size_t{K} * N, 0);
   for (uint32_t n = 0; n < N; ++n)

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "aicore/semantics/kernels.hpp"
 #include "aicore/semantics/memory.hpp"
 
 namespace ref {
@@ -36,5 +37,17 @@ struct Core {
   std::vector<std::vector<uint8_t>> gm;
   aicore::sem::MemoryView view();
 };
+
+// Runs f once per host kernel level (portable, then native when the CPU has it), restoring
+// the default after: every int8 Cube case is checked against both implementations.
+template <class F>
+void for_each_kernel(F f) {
+  using aicore::sem::KernelLevel;
+  for (KernelLevel level : {KernelLevel::Portable, KernelLevel::Native}) {
+    aicore::sem::set_kernel_level(level);
+    f(level == KernelLevel::Native ? "native" : "portable");
+  }
+  aicore::sem::set_kernel_level(KernelLevel::Native);
+}
 
 }  // namespace ref

@@ -54,7 +54,7 @@ TEST_CASE("footprints and bytes moved", "[check][footprint]") {
   mm.k = 40;
   mm.cmatrixInitVal = false;
   const Footprint fp = footprint(mm);
-  REQUIRE(fp.count == 4);  // fm, filter, C read (accumulate), C write
+  REQUIRE(fp.count == 4);                      // fm, filter, C read (accumulate), C write
   CHECK(fp.extents[0].size() == 2 * 2 * 512);  // M1=2 x K1=2
   CHECK(fp.extents[1].size() == 2 * 3 * 512);  // K1=2 x N1=3
   CHECK(fp.extents[3].size() == 2 * 3 * 1024);

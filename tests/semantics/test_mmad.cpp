@@ -1,4 +1,5 @@
 // Dense Mmad: int8 -> int32 bit-exact against a naive multiply; half/bf16 -> fp32 within a tolerance.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -24,7 +25,8 @@ isa::Mmad mmad_op(uint16_t m, uint16_t n, uint16_t k, isa::DType t = isa::DType:
   return op;
 }
 
-void load_operands(ref::Core& core, const ref::Mat8& a, const ref::Mat8& b, uint32_t M, uint32_t K, uint32_t N) {
+void load_operands(ref::Core& core, const ref::Mat8& a, const ref::Mat8& b, uint32_t M, uint32_t K,
+                   uint32_t N) {
   const auto ai = ref::zz(a, M, K), bi = ref::zn(b, K, N);
   std::memcpy(core.l0a.data(), ai.data(), ai.size());
   std::memcpy(core.l0b.data(), bi.data(), bi.size());
@@ -34,14 +36,19 @@ void check_dense(uint32_t M, uint32_t K, uint32_t N, uint32_t seed) {
   std::mt19937 rng(seed);
   const auto a = ref::random_i8(size_t{M} * K, rng), b = ref::random_i8(size_t{K} * N, rng);
   const auto want = ref::matmul(a, b, M, K, N);
-  ref::Core core;
-  load_operands(core, a, b, M, K, N);
-  sem::mmad(mmad_op(M, N, K), core.view());
-  for (uint32_t m = 0; m < M; ++m)
-    for (uint32_t n = 0; n < N; ++n) {
-      INFO("M=" << M << " K=" << K << " N=" << N << " m=" << m << " n=" << n);
-      REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
-    }
+  ref::for_each_kernel([&](const char* kernel) {
+    ref::Core core;
+    // Non-zero padding: the bytes past M, K and N in L0A/L0B must not reach C[m < M][n < N].
+    std::fill(core.l0a.begin(), core.l0a.end(), 0x5b);
+    std::fill(core.l0b.begin(), core.l0b.end(), 0xa7);
+    load_operands(core, a, b, M, K, N);
+    sem::mmad(mmad_op(M, N, K), core.view());
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        INFO(kernel << " kernel, M=" << M << " K=" << K << " N=" << N << " m=" << m << " n=" << n);
+        REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
+      }
+  });
 }
 
 uint16_t float_to_half(float f) {  // test-side encoder for exactly representable values
@@ -74,19 +81,23 @@ TEST_CASE("Mmad accumulates into L0C with cmatrixInitVal=0 or isBias=1", "[mmad]
   std::mt19937 rng(17);
   const auto a = ref::random_i8(size_t{M} * K, rng), b = ref::random_i8(size_t{K} * N, rng);
   const auto once = ref::matmul(a, b, M, K, N);
-  for (int variant = 0; variant < 2; ++variant) {
-    ref::Core core;
-    load_operands(core, a, b, M, K, N);
-    sem::mmad(mmad_op(M, N, K), core.view());
-    auto acc = mmad_op(M, N, K);
-    if (variant == 0)
-      acc.cmatrixInitVal = false;
-    else
-      acc.isBias = true;
-    sem::mmad(acc, core.view());
-    for (uint32_t m = 0; m < M; ++m)
-      for (uint32_t n = 0; n < N; ++n) REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == 2 * once[size_t{m} * N + n]);
-  }
+  ref::for_each_kernel([&](const char* kernel) {
+    INFO(kernel << " kernel");
+    for (int variant = 0; variant < 2; ++variant) {
+      ref::Core core;
+      load_operands(core, a, b, M, K, N);
+      sem::mmad(mmad_op(M, N, K), core.view());
+      auto acc = mmad_op(M, N, K);
+      if (variant == 0)
+        acc.cmatrixInitVal = false;
+      else
+        acc.isBias = true;
+      sem::mmad(acc, core.view());
+      for (uint32_t m = 0; m < M; ++m)
+        for (uint32_t n = 0; n < N; ++n)
+          REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == 2 * once[size_t{m} * N + n]);
+    }
+  });
 }
 
 TEST_CASE("Mmad half and bf16 accumulate in fp32", "[mmad][b16]") {
@@ -127,7 +138,8 @@ TEST_CASE("Mmad half and bf16 accumulate in fp32", "[mmad][b16]") {
         std::memcpy(&got, &bits, 4);
         // Documented tolerance (docs/semantics.md): 1e-5 relative to sum |a*b|, plus 1e-6 absolute.
         double mag = 0;
-        for (uint32_t k = 0; k < K; ++k) mag += std::fabs(double(a[size_t{m} * K + k]) * b[size_t{k} * N + n]);
+        for (uint32_t k = 0; k < K; ++k)
+          mag += std::fabs(double(a[size_t{m} * K + k]) * b[size_t{k} * N + n]);
         REQUIRE(std::fabs(got - want) <= 1e-5 * mag + 1e-6);
       }
   }
@@ -141,8 +153,9 @@ TEST_CASE("Mmad: zero m, n or k is a no-op; unsupported modes fault", "[mmad][er
   CHECK(core.l0c[0] == 0x33);
   auto op = mmad_op(16, 16, 32);
   op.cmatrixSource = true;
-  CHECK_THROWS_MATCHES(sem::mmad(op, core.view()), Fault, Catch::Message(
-      "cmatrixSource=1 (initialise C from the bias table) is not modelled yet"));
+  CHECK_THROWS_MATCHES(
+      sem::mmad(op, core.view()), Fault,
+      Catch::Message("cmatrixSource=1 (initialise C from the bias table) is not modelled yet"));
   op = mmad_op(16, 16, 32, isa::DType::Int32);
   CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("dtype must be int8, half or bf16"));
   op = mmad_op(16, 16, 4096);

@@ -46,10 +46,12 @@ TEST_CASE("DataCopy faults: misaligned L1, GM tensor overrun, blockCount 0 is a 
   op.dst = {Space::L1, 0, 16};
   op.src = {Space::GM, 0, 0};
   op.blockLen = 1;
-  CHECK_THROWS_WITH(sem::data_copy(op, core.view()), Catch::Contains("dst (L1 offset 16) must be 32-byte aligned"));
+  CHECK_THROWS_WITH(sem::data_copy(op, core.view()),
+                    Catch::Contains("dst (L1 offset 16) must be 32-byte aligned"));
   op.dst.offset = 0;
   op.blockLen = 4;  // 128 bytes from a 100-byte tensor
-  CHECK_THROWS_WITH(sem::data_copy(op, core.view()), Catch::Contains("reads GM bytes [0, 128) beyond its 100 bytes"));
+  CHECK_THROWS_WITH(sem::data_copy(op, core.view()),
+                    Catch::Contains("reads GM bytes [0, 128) beyond its 100 bytes"));
   op.blockCount = 0;
   CHECK_NOTHROW(sem::data_copy(op, core.view()));
 }
@@ -68,7 +70,7 @@ TEST_CASE("DataCopyNd2Nz: ND rows to 32-byte column blocks, last block zero-padd
   op.dValue = K;
   op.srcDValue = K;
   op.srcNdMatrixStride = M * K;
-  op.dstNzC0Stride = 32;        // ceil16(M)
+  op.dstNzC0Stride = 32;  // ceil16(M)
   op.dstNzNStride = 1;
   op.dstNzMatrixStride = 4096;  // elements (bytes for int8)
   sem::data_copy_nd2nz(op, core.view());
@@ -95,7 +97,8 @@ TEST_CASE("LoadData: startIndex, srcStride 0 and > 1, dstGap, repeatTimes 0", "[
   op.dstGap = 1;
   sem::load_data(op, core.view());
   for (int i = 0; i < 3; ++i)
-    REQUIRE(std::memcmp(core.l0a.data() + 512 + i * 2 * 512, core.l1.data() + 1024 + (2 + i * 3) * 512, 512) == 0);
+    REQUIRE(std::memcmp(core.l0a.data() + 512 + i * 2 * 512, core.l1.data() + 1024 + (2 + i * 3) * 512,
+                        512) == 0);
   CHECK(core.l0a[512 + 512] == 0);  // the dstGap fractal is untouched
 
   op.dst = {Space::L0B, 0, 0};
@@ -155,8 +158,8 @@ TEST_CASE("Fixpipe NZ2ND copies 16-value rows, with reluEn and ndNum", "[moves][
   op.srcStride = M16;
   op.dstStride = N;
   op.ndNum = 2;
-  op.srcNdStride = 8;    // fractals of 1024 B
-  op.dstNdStride = 2048; // elements
+  op.srcNdStride = 8;     // fractals of 1024 B
+  op.dstNdStride = 2048;  // elements
   op.reluEn = true;
   sem::fixpipe(op, core.view());
   for (uint32_t nd = 0; nd < 2; ++nd)

@@ -61,16 +61,18 @@ void check_sparse_case(uint32_t M, uint32_t K, uint32_t N, uint32_t seed) {
   const ref::Mat8 b = ref::random_sparse(K, N, rng);
   const ref::Mat32 want = ref::matmul(a, ref::kept_entries(b, K, N), M, K, N);
 
-  ref::Core core;
-  const auto a_img = ref::zz(a, M, K);
-  std::memcpy(core.l0a.data(), a_img.data(), a_img.size());
-  load_sparse_b(core, sem::densify_4to2(b.data(), K, N));
-  sem::mmad_with_sparse(sparse_op(M, N, K), core.view());
-  for (uint32_t m = 0; m < M; ++m)
-    for (uint32_t n = 0; n < N; ++n) {
-      INFO("M=" << M << " K=" << K << " N=" << N << " m=" << m << " n=" << n);
-      REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
-    }
+  ref::for_each_kernel([&](const char* kernel) {
+    ref::Core core;
+    const auto a_img = ref::zz(a, M, K);
+    std::memcpy(core.l0a.data(), a_img.data(), a_img.size());
+    load_sparse_b(core, sem::densify_4to2(b.data(), K, N));
+    sem::mmad_with_sparse(sparse_op(M, N, K), core.view());
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        INFO(kernel << " kernel, M=" << M << " K=" << K << " N=" << N << " m=" << m << " n=" << n);
+        REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
+      }
+  });
 }
 
 }  // namespace
@@ -126,7 +128,8 @@ TEST_CASE("MmadWithSparse matches a naive multiply: seed shape 16x64x16", "[spar
 TEST_CASE("MmadWithSparse matches: official sample shape 128x64x128", "[sparse][mmad]") {
   check_sparse_case(128, 64, 128, 2);
 }
-TEST_CASE("MmadWithSparse matches: partial fractals (M, N not multiples of 16, K not of 64)", "[sparse][mmad]") {
+TEST_CASE("MmadWithSparse matches: partial fractals (M, N not multiples of 16, K not of 64)",
+          "[sparse][mmad]") {
   check_sparse_case(20, 68, 30, 3);
   check_sparse_case(1, 4, 1, 4);
   check_sparse_case(33, 100, 17, 5);
@@ -143,21 +146,24 @@ TEST_CASE("MmadWithSparse: K split into two accumulating instructions", "[sparse
   const ref::Mat8 b = ref::random_sparse(K, N, rng);
   const ref::Mat32 want = ref::matmul(a, ref::kept_entries(b, K, N), M, K, N);
 
-  ref::Core core;
-  // First half of K, then second half accumulated on top (cmatrixInitVal = 0).
-  for (uint32_t half = 0; half < 2; ++half) {
-    ref::Mat8 ah(size_t{M} * KH), bh(size_t{KH} * N);
+  ref::for_each_kernel([&](const char* kernel) {
+    INFO(kernel << " kernel");
+    ref::Core core;
+    // First half of K, then second half accumulated on top (cmatrixInitVal = 0).
+    for (uint32_t half = 0; half < 2; ++half) {
+      ref::Mat8 ah(size_t{M} * KH), bh(size_t{KH} * N);
+      for (uint32_t m = 0; m < M; ++m)
+        for (uint32_t k = 0; k < KH; ++k) ah[size_t{m} * KH + k] = a[size_t{m} * K + half * KH + k];
+      for (uint32_t k = 0; k < KH; ++k)
+        for (uint32_t n = 0; n < N; ++n) bh[size_t{k} * N + n] = b[(size_t{half} * KH + k) * N + n];
+      const auto a_img = ref::zz(ah, M, KH);
+      std::memcpy(core.l0a.data(), a_img.data(), a_img.size());
+      load_sparse_b(core, sem::densify_4to2(bh.data(), KH, N));
+      sem::mmad_with_sparse(sparse_op(M, N, KH, half == 0), core.view());
+    }
     for (uint32_t m = 0; m < M; ++m)
-      for (uint32_t k = 0; k < KH; ++k) ah[size_t{m} * KH + k] = a[size_t{m} * K + half * KH + k];
-    for (uint32_t k = 0; k < KH; ++k)
-      for (uint32_t n = 0; n < N; ++n) bh[size_t{k} * N + n] = b[(size_t{half} * KH + k) * N + n];
-    const auto a_img = ref::zz(ah, M, KH);
-    std::memcpy(core.l0a.data(), a_img.data(), a_img.size());
-    load_sparse_b(core, sem::densify_4to2(bh.data(), KH, N));
-    sem::mmad_with_sparse(sparse_op(M, N, KH, half == 0), core.view());
-  }
-  for (uint32_t m = 0; m < M; ++m)
-    for (uint32_t n = 0; n < N; ++n) REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
+      for (uint32_t n = 0; n < N; ++n) REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
+  });
 }
 
 TEST_CASE("LoadDataWithSparse: startIndex, index buffer at dst/4, repeatTimes 0", "[sparse][load]") {
@@ -182,16 +188,40 @@ TEST_CASE("LoadDataWithSparse: startIndex, index buffer at dst/4, repeatTimes 0"
   CHECK(untouched.l0b[1024] == 0);
 }
 
-TEST_CASE("MmadWithSparse rejects an index value of 3 and names the position", "[sparse][error]") {
-  ref::Core core;
-  core.idx[8 * 5 + 1] = 0x0c;  // n-row 5, byte 1 (groups 2 and 3): index1 of group 2 = 3
-  try {
+TEST_CASE("MmadWithSparse rejects an index value of 3, names the position, leaves L0C alone",
+          "[sparse][error]") {
+  ref::for_each_kernel([](const char* kernel) {
+    INFO(kernel << " kernel");
+    ref::Core core;
+    core.idx[8 * 5 + 1] = 0x0c;  // n-row 5, byte 1 (groups 2 and 3): index1 of group 2 = 3
+    core.l0c[100] = 0x77;
+    try {
+      sem::mmad_with_sparse(sparse_op(16, 16, 64), core.view());
+      FAIL("no fault");
+    } catch (const Fault& f) {
+      CHECK(f.kind() == FaultKind::InvalidSparseIndex);
+      CHECK_THAT(f.what(), Catch::Contains("n=5") && Catch::Contains("group 2"));
+    }
+    CHECK(core.l0c[100] == 0x77);
+  });
+}
+
+TEST_CASE("MmadWithSparse: two dense values selecting one A element are summed", "[sparse][mmad]") {
+  // index0 = 2, index1 = 0 -> sel0 = 2, sel1 = max(2, 1) = 2 (the docs' "X/X" rows).
+  ref::for_each_kernel([](const char* kernel) {
+    INFO(kernel << " kernel");
+    ref::Core core;
+    for (int r = 0; r < 16; ++r)
+      for (int k = 0; k < 64; ++k)
+        core.l0a[r * 32 + (k / 32) * 512 + k % 32] = static_cast<uint8_t>(k == 2 ? 3 : 1);
+    for (int n = 0; n < 16; ++n) {
+      core.l0b[n * 32 + 0] = static_cast<uint8_t>(100);  // group 0 of column n: values 100 and 120
+      core.l0b[n * 32 + 1] = static_cast<uint8_t>(120);
+      core.idx[n * 8] = 0x02;  // index0 = 2, index1 = 0; other groups: values 0
+    }
     sem::mmad_with_sparse(sparse_op(16, 16, 64), core.view());
-    FAIL("no fault");
-  } catch (const Fault& f) {
-    CHECK(f.kind() == FaultKind::InvalidSparseIndex);
-    CHECK_THAT(f.what(), Catch::Contains("n=5") && Catch::Contains("group 2"));
-  }
+    for (int n = 0; n < 16; ++n) REQUIRE(ref::nz_at(core.l0c, 0, 16, 0, n) == 3 * 100 + 3 * 120);
+  });
 }
 
 TEST_CASE("MmadWithSparse field rules", "[sparse][error]") {
