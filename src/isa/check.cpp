@@ -224,12 +224,13 @@ Footprint footprint(const Op& op) {
   return f.fp;
 }
 
-uint64_t bytes_moved(const Op& op) {
+uint64_t bytes_moved(const Op& op) { return bytes_moved(op, footprint(op)); }
+
+uint64_t bytes_moved(const Op& op, const Footprint& fp) {
   if (const auto* f = std::get_if<Fixpipe>(&op)) return uint64_t{f->ndNum} * f->mSize * f->nSize * 4;
   if (std::holds_alternative<Mmad>(op) || std::holds_alternative<MmadWithSparse>(op)) return 0;
   // For moves, the bytes written to the destination buffer (index bytes ride along for
   // LoadDataWithSparse and are counted separately by its footprint).
-  const Footprint fp = footprint(op);
   for (const Extent& e : fp)
     if (e.write && e.space != Space::SparseIndex) return e.size();
   return 0;
@@ -241,7 +242,10 @@ void check_fields(const Op& op) {
 
 void check(const Op& op, const Limits& limits) {
   check_fields(op);
-  const Footprint fp = footprint(op);
+  check_bounds(footprint(op), limits);
+}
+
+void check_bounds(const Footprint& fp, const Limits& limits) {
   for (const Extent& e : fp) {
     const uint64_t cap = limits.capacity(e.space, e.tensor);
     if (e.end > cap) {

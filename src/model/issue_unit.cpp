@@ -8,12 +8,14 @@
 
 namespace aicore::model {
 
-IssueUnit::IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::Reader& reader,
+IssueUnit::IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::PrefetchReader& reader,
                      Memory& gm, std::array<Engine*, isa::kPipeCount> engines)
     : sc_core::sc_module(name), ctx_(ctx), sync_(sync), reader_(reader), gm_(gm), engines_(engines) {
   SC_HAS_PROCESS(IssueUnit);
   SC_THREAD(run);
 }
+
+uint64_t IssueUnit::horizon() const { return finished_ ? UINT64_MAX : next_slot_; }
 
 std::string IssueUnit::blocked_on() const {
   if (finished_ || !current_) return "";
@@ -54,31 +56,25 @@ void IssueUnit::declare_gm(const trace::GmDecl& d) {
     std::copy(bytes.begin(), bytes.end(), data);
   }
   ctx_.view.attach_gm(d.id, data, d.size);
+  tensors_.push_back(d);
 }
 
 void IssueUnit::issue(const isa::Instruction& instr) {
-  // Temporal decoupling: the scalar unit runs ahead of simulated time and stamps each
-  // instruction with its issue cycle; the engine does not start it before that cycle. It only
-  // synchronises (waits) when it must observe the present: a full queue or scalar-pipe work.
+  // The scalar unit keeps its own time (the next issue slot) and never waits for SystemC time
+  // (see engine.hpp): it only blocks while an engine has not yet started the entry whose start
+  // makes room in its queue.
   uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9));
-  const auto sync_to_slot = [&] {
-    const uint64_t now = now_cycles();
-    if (slot > now) sc_core::wait(cycles(slot - now));
-  };
   current_ = &instr;
   const isa::Pipe pipe = isa::pipe_of(instr.op);
   if (pipe == isa::Pipe::S) {
-    sync_to_slot();
-    run_scalar(instr);
-    slot = now_cycles();
+    slot = run_scalar(instr, slot);
   } else {
     Engine* e = engines_[static_cast<size_t>(pipe)];
     uint64_t issued_at = slot;
-    if (e->full()) {
-      sync_to_slot();
+    const uint64_t seq = e->pushed();
+    if (seq >= e->depth()) {  // room once the entry `depth` places ahead has started
       current_wait_ = std::string("space in the ") + isa::to_string(pipe) + " queue";
-      e->wait_for_space();
-      issued_at = std::max(slot, now_cycles());
+      issued_at = std::max(slot, e->start_of(seq - e->depth()));
     }
     stall_cycles_ += issued_at - slot;
     e->push(QueueEntry{instr, issued_at, issued_at - slot});
@@ -87,21 +83,10 @@ void IssueUnit::issue(const isa::Instruction& instr) {
   current_ = nullptr;
   ++issued_;
   next_issue_ = static_cast<double>(slot) + 1.0 / ctx_.cfg.issue.instructions_per_cycle;
+  next_slot_ = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9));
 }
 
-void IssueUnit::drain_all() {
-  current_wait_ = "every pipe to drain (PIPE_ALL)";
-  uint64_t until = 0;
-  for (Engine* e : engines_) {
-    if (!e) continue;
-    e->wait_idle();
-    if (e->last_completion() > until) until = e->last_completion();
-  }
-  if (until > now_cycles()) sc_core::wait(cycles(until - now_cycles()));
-}
-
-void IssueUnit::run_scalar(const isa::Instruction& instr) {
-  const uint64_t arrived = now_cycles();
+uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) {
   InstrRecord r;
   r.instr = &instr;
   r.pipe = isa::Pipe::S;
@@ -111,26 +96,31 @@ void IssueUnit::run_scalar(const isa::Instruction& instr) {
     isa::check_fields(instr.op);
   } catch (const Fault& f) {
     ctx_.raise(f.kind(), f.what(), instr, arrived);
-    return;
+    return arrived;
   }
+  uint64_t start = arrived;
   if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
-    sync_.set(instr, s->event, s->id, arrived + sync_cost);
+    if (!sync_.set(instr, s->event, s->id, arrived, arrived + sync_cost)) return arrived;
   } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
     current_wait_ = std::string("flag ") + isa::to_string(w->event.src) + "_S id " + std::to_string(w->id);
-    if (!sync_.wait(instr, w->event, w->id)) return;
-    r.wait_cause = now_cycles() > arrived ? WaitCause::Flag : WaitCause::None;
-  } else {  // PipeBarrier<PIPE_ALL>
-    drain_all();
-    r.wait_cause = now_cycles() > arrived ? WaitCause::Barrier : WaitCause::None;
+    const auto released = sync_.wait(instr, w->event, w->id, arrived);
+    if (!released) return arrived;
+    start = *released;
+    if (start > arrived) r.wait_cause = WaitCause::Flag;
+  } else {  // PipeBarrier<PIPE_ALL>: nothing later issues before every pipe has drained
+    current_wait_ = "every pipe to drain (PIPE_ALL)";
+    for (Engine* e : engines_)
+      if (e) start = std::max(start, e->drain());
+    if (start > arrived) r.wait_cause = WaitCause::Barrier;
   }
-  r.start_cycle = now_cycles();
-  r.wait_cycles = r.start_cycle - arrived;
-  r.busy_end = r.end_cycle = r.start_cycle + sync_cost;
+  r.start_cycle = start;
+  r.wait_cycles = start - arrived;
+  r.busy_end = r.end_cycle = start + sync_cost;
   busy_cycles_ += sync_cost;
   stall_cycles_ += r.wait_cycles;
   if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
-  for (Observer* o : ctx_.observers) o->on_instruction(r);
-  if (sync_cost) sc_core::wait(cycles(sync_cost));
+  ctx_.dispatch.instruction(r);
+  return r.busy_end;
 }
 
 }  // namespace aicore::model

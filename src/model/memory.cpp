@@ -60,7 +60,7 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time&
   const uint64_t len = trans.get_data_length();
   const auto* ext = trans.get_extension<PathExtension>();
   const uint64_t path_cycles = ext ? ext->path_cycles : 0;
-  const uint64_t now = now_cycles() + to_cycles(delay);
+  const uint64_t now = (ext ? ext->start_cycle : now_cycles()) + to_cycles(delay);
   (read ? bytes_read_ : bytes_written_) += len;
   uint64_t done;
   if (params_.shared_bytes_per_cycle > 0) {
@@ -73,7 +73,7 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time&
     port.busy += path_cycles;
     done = port.busy_until;
   }
-  delay = cycles(done - now_cycles());
+  delay = cycles(done - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -1,5 +1,7 @@
 #include "aicore/model/simulation.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <systemc>
 
 #include "aicore/model/clock.hpp"
@@ -8,7 +10,7 @@
 #include "aicore/model/issue_unit.hpp"
 #include "aicore/model/memory.hpp"
 #include "aicore/model/sync_unit.hpp"
-#include "aicore/trace/reader.hpp"
+#include "aicore/trace/prefetch_reader.hpp"
 
 namespace aicore::model {
 
@@ -17,7 +19,7 @@ using isa::Space;
 
 struct Simulation::Impl {
   Impl(const config::Config& cfg, const std::string& path, bool timing_only)
-      : ctx(cfg, !timing_only, path), reader(path), sync(ctx) {
+      : ctx(cfg, !timing_only, path), reader(std::make_unique<trace::Reader>(path)), sync(ctx) {
     const config::Buffers& b = cfg.buffers;
     const bool alloc = !timing_only;
     gm = std::make_unique<Memory>("gm", MemoryParams{Space::GM, 0, cfg.gm.shared_bytes_per_cycle, alloc});
@@ -54,12 +56,17 @@ struct Simulation::Impl {
     for (Engine* e : {mte2.get(), mte1.get(), cube.get(), fix.get(), mte3.get()})
       engines[static_cast<size_t>(e->pipe())] = e;
     issue = std::make_unique<IssueUnit>("scalar", ctx, sync, reader, *gm, engines);
+    ctx.dispatch.add_source(issue.get());
+    for (Engine* e : {mte2.get(), mte1.get(), cube.get(), fix.get(), mte3.get()}) {
+      e->set_issuer(issue.get());
+      ctx.dispatch.add_source(e);
+    }
   }
 
   std::vector<Engine*> engines() const { return {mte2.get(), mte1.get(), cube.get(), fix.get(), mte3.get()}; }
 
   SimContext ctx;
-  trace::Reader reader;
+  trace::PrefetchReader reader;
   SyncUnit sync;
   std::unique_ptr<Memory> gm, l1, l0a, l0b, l0c, idx;
   std::unique_ptr<Engine> mte2, mte1, cube, fix, mte3;
@@ -72,7 +79,7 @@ Simulation::Simulation(const config::Config& cfg, const std::string& trace_path,
 
 Simulation::~Simulation() = default;
 
-void Simulation::add_observer(Observer* o) { impl_->ctx.observers.push_back(o); }
+void Simulation::add_observer(Observer* o) { impl_->ctx.dispatch.add_observer(o); }
 
 RunSummary Simulation::run() {
   Impl& s = *impl_;
@@ -80,7 +87,10 @@ RunSummary Simulation::run() {
   if (s.ran) throw std::logic_error("Simulation::run called twice");
   s.ran = true;
   sc_core::sc_start();
-  const uint64_t end = now_cycles();
+  s.ctx.dispatch.flush_all();  // events still held for time order
+  // Pipes run ahead of SystemC time: the furthest any of them got is where the run ended.
+  uint64_t end = std::max(now_cycles(), s.issue->last_completion());
+  for (Engine* e : s.engines()) end = std::max(end, e->local_time());
 
   if (s.issue->input_error()) out.input_error = s.issue->input_error();
   if (!s.ctx.fault && !out.input_error) {
@@ -122,7 +132,7 @@ RunSummary Simulation::run() {
   return out;
 }
 
-const std::vector<trace::GmDecl>& Simulation::tensors() const { return impl_->reader.tensors(); }
+const std::vector<trace::GmDecl>& Simulation::tensors() const { return impl_->issue->tensors(); }
 const uint8_t* Simulation::tensor_data(uint32_t id) const { return impl_->gm->tensor_data(id); }
 const std::vector<trace::OutDecl>& Simulation::outs() const { return impl_->issue->outs(); }
 const std::vector<trace::ExpectDecl>& Simulation::expects() const { return impl_->issue->expects(); }

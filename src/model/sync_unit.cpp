@@ -1,6 +1,6 @@
 #include "aicore/model/sync_unit.hpp"
 
-#include "aicore/model/clock.hpp"
+#include <algorithm>
 
 namespace aicore::model {
 
@@ -10,11 +10,19 @@ std::string flag_name(isa::EventPair e, uint8_t id) {
 }
 }  // namespace
 
-void SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t fire_cycle) {
+bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t now, uint64_t fire_cycle) {
   Flag& f = flag(e, id);
-  f.pending.push_back(Pending{fire_cycle, instr.index, instr.line});
-  f.changed.notify(sc_core::SC_ZERO_TIME);
-  for (Observer* o : ctx_.observers) o->on_flag(e, id, fire_cycle, true, instr.index);
+  const Pending p{fire_cycle, instr.index, instr.line};
+  // Pipes run ahead of each other: a WaitFlag may already have released this flag later than
+  // this set fires, in which case the flag was still set when this one landed.
+  if (f.pending.empty() && fire_cycle < f.last_release) {
+    double_set(e, id, p);
+    return false;
+  }
+  f.pending.push_back(p);
+  if (f.waiter) f.changed.notify(sc_core::SC_ZERO_TIME);
+  ctx_.dispatch.flag(FlagEvent{e, id, fire_cycle, true, instr.index, instr.index}, now);
+  return true;
 }
 
 void SyncUnit::double_set(isa::EventPair e, uint8_t id, const Pending& second) {
@@ -25,19 +33,24 @@ void SyncUnit::double_set(isa::EventPair e, uint8_t id, const Pending& second) {
              second.cycle);
 }
 
-bool SyncUnit::wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id) {
+std::optional<uint64_t> SyncUnit::wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id,
+                                       uint64_t arrive) {
   Flag& f = flag(e, id);
-  while (f.pending.empty()) sc_core::wait(f.changed);
-  const uint64_t now = now_cycles();
-  if (f.pending.front().cycle > now) sc_core::wait(cycles(f.pending.front().cycle - now));
-  const uint64_t consumed = now_cycles();
-  f.pending.pop_front();
-  if (!f.pending.empty() && f.pending.front().cycle < consumed) {
-    double_set(e, id, f.pending.front());
-    return false;
+  while (f.pending.empty()) {
+    f.waiter = true;
+    sc_core::wait(f.changed);
+    f.waiter = false;
   }
-  for (Observer* o : ctx_.observers) o->on_flag(e, id, consumed, false, instr.index);
-  return true;
+  const uint64_t released = std::max(arrive, f.pending.front().cycle);
+  const uint64_t set_index = f.pending.front().index;
+  f.pending.pop_front();
+  f.last_release = released;
+  if (!f.pending.empty() && f.pending.front().cycle < released) {
+    double_set(e, id, f.pending.front());
+    return std::nullopt;
+  }
+  ctx_.dispatch.flag(FlagEvent{e, id, released, false, instr.index, set_index}, released);
+  return released;
 }
 
 uint32_t SyncUnit::finish() {

@@ -20,6 +20,7 @@ bool is_noop(const isa::MmadCommon& o) { return o.m == 0 || o.n == 0 || o.k == 0
 
 struct CostOf {
   const config::Config& cfg;
+  uint64_t moved;  // isa::bytes_moved of the op
 
   Cost path(uint64_t bytes, const config::PathTiming& p) const {
     Cost c;
@@ -28,12 +29,12 @@ struct CostOf {
     c.latency = p.latency_cycles;
     return c;
   }
-  Cost operator()(const isa::DataCopy& o) const { return path(isa::bytes_moved(o), cfg.gm.read); }
-  Cost operator()(const isa::DataCopyNd2Nz& o) const { return path(isa::bytes_moved(o), cfg.gm.read); }
+  Cost operator()(const isa::DataCopy&) const { return path(moved, cfg.gm.read); }
+  Cost operator()(const isa::DataCopyNd2Nz&) const { return path(moved, cfg.gm.read); }
   Cost operator()(const isa::LoadData& o) const {
-    return path(isa::bytes_moved(o), o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
+    return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
-  Cost operator()(const isa::LoadDataWithSparse& o) const { return path(isa::bytes_moved(o), cfg.mte1.sparse); }
+  Cost operator()(const isa::LoadDataWithSparse&) const { return path(moved, cfg.mte1.sparse); }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
     c.occupancy = cfg.cube.head_cycles;
@@ -53,10 +54,10 @@ struct CostOf {
     c.macs = c.dense_macs / 2;  // two of every four A elements are multiplied
     return c;
   }
-  Cost operator()(const isa::Fixpipe& o) const {
+  Cost operator()(const isa::Fixpipe&) const {
     // L0C is read at elements_per_cycle, GM written at write.bytes_per_cycle: the slower one bounds.
     Cost c;
-    c.bytes = isa::bytes_moved(o);
+    c.bytes = moved;
     const uint64_t elements = c.bytes / 4;
     const uint64_t read = static_cast<uint64_t>(std::ceil(elements / cfg.fixpipe.elements_per_cycle));
     const uint64_t write = static_cast<uint64_t>(std::ceil(c.bytes / cfg.gm.write.bytes_per_cycle));
@@ -76,6 +77,9 @@ struct CostOf {
 
 }  // namespace
 
-Cost cost_of(const isa::Op& op, const config::Config& cfg) { return std::visit(CostOf{cfg}, op); }
+Cost cost_of(const isa::Op& op, const config::Config& cfg) { return cost_of(op, cfg, isa::bytes_moved(op)); }
+Cost cost_of(const isa::Op& op, const config::Config& cfg, uint64_t moved) {
+  return std::visit(CostOf{cfg, moved}, op);
+}
 
 }  // namespace aicore::model

@@ -43,11 +43,14 @@ Footprint footprint(const Op& op);
 
 // Bytes the op moves through its pipe's data path (for timing and statistics).
 uint64_t bytes_moved(const Op& op);
+uint64_t bytes_moved(const Op& op, const Footprint& fp);  // with its footprint already known
 
 // Field ranges, operand spaces, alignment; throws aicore::Fault. Needs no memory sizes.
 void check_fields(const Op& op);
 // check_fields + every extent inside its memory; throws aicore::Fault naming the operand.
 void check(const Op& op, const Limits& limits);
+// The bounds part of check() on a footprint already computed (after check_fields).
+void check_bounds(const Footprint& fp, const Limits& limits);
 
 // Fractal geometry shared by check, semantics and the generators (isa.md section 2).
 constexpr uint32_t kFractalBytes = 512;      // one L0A/L0B/L1 input fractal

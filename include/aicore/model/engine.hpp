@@ -3,13 +3,21 @@
 // (timing, port contention) plus one semantics call (the bytes); sync instructions go to the
 // SyncUnit. Consecutive instructions overlap: the next starts when this one's occupancy ends,
 // while its latency only delays SetFlag and PipeBarrier.
+//
+// Temporal decoupling (TLM-2.0 loosely-timed style): each engine keeps its own time (`local_`,
+// the cycle its pipe is free again) and runs ahead of SystemC time, computing start and end
+// cycles instead of waiting them out. It blocks only on events another thread must produce
+// first (its queue, a flag not yet set), and synchronises with SystemC time only before using
+// a port shared with another pipe (GM), so shared-port requests arrive in time order.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <systemc>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <vector>
 
+#include "aicore/isa/check.hpp"
 #include "aicore/isa/instructions.hpp"
 #include "aicore/model/context.hpp"
 #include "aicore/model/memory.hpp"
@@ -23,26 +31,29 @@ struct QueueEntry {
   uint64_t queue_wait_cycles = 0;
 };
 
-class Engine : public sc_core::sc_module {
+class Engine : public sc_core::sc_module, public TimeSource {
  public:
   tlm_utils::multi_passthrough_initiator_socket<Engine> socket;
 
   Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, SimContext& ctx, SyncUnit& sync);
 
-  // Elaboration: this engine reads or writes `m`.
+  // Elaboration: this engine reads or writes `m`; `issuer` feeds its queue.
   void connect(Memory& m);
+  void set_issuer(const TimeSource* issuer) { issuer_ = issuer; }
+  uint64_t horizon() const override;
 
-  // Issue side.
-  bool full() const { return queue_.size() >= depth_; }
+  // Issue side. Entries are numbered 0, 1, ... in push order.
+  uint32_t depth() const { return depth_; }
+  uint64_t pushed() const { return pushed_count_; }
   void push(QueueEntry&& e);
   void close();  // no more instructions will come
-  // Block the calling thread (the issue unit) until the queue has room / the pipe is idle.
-  // Events are notified only while someone waits on them: most instructions need no notify.
-  void wait_for_space();
-  void wait_idle();
-  bool idle() const { return queue_.empty() && !running_; }
-  uint64_t last_completion() const { return last_completion_; }
+  // The cycle entry `seq` started (left the queue); blocks the calling thread until it has.
+  // Entry seq + depth can be issued no earlier: that is the queue-full rule, exact in time.
+  uint64_t start_of(uint64_t seq);
+  // Blocks until every pushed entry has run; returns when the last result is visible.
+  uint64_t drain();
   bool finished() const { return finished_; }
+  uint64_t last_completion() const { return last_completion_; }
   // For deadlock reports: what this pipe is stuck on, or "" when it is not stuck.
   std::string blocked_on() const;
 
@@ -50,13 +61,14 @@ class Engine : public sc_core::sc_module {
   uint64_t busy_cycles() const { return busy_cycles_; }
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t instructions() const { return instructions_; }
-  uint32_t queue_size() const { return static_cast<uint32_t>(queue_.size()); }
+  uint64_t local_time() const { return local_; }
 
  private:
   void run();
-  void execute(const QueueEntry& e);
+  void execute(const QueueEntry& e, uint64_t earliest);
   void execute_data(const QueueEntry& e, uint64_t start);
-  uint64_t transport(const isa::Op& op, uint64_t path_cycles, uint64_t moved);  // ports' finish cycle
+  void started(uint64_t start);  // the front entry leaves the queue at `start`
+  uint64_t transport(const isa::Footprint& fp, uint64_t start, uint64_t path_cycles, uint64_t moved);
   void record(InstrRecord& r);
 
   isa::Pipe pipe_;
@@ -64,14 +76,17 @@ class Engine : public sc_core::sc_module {
   SimContext& ctx_;
   SyncUnit& sync_;
   std::deque<QueueEntry> queue_;
-  sc_core::sc_event pushed_, popped_, drained_;
-  bool closed_ = false, running_ = false, finished_ = false;
-  bool waiting_push_ = false;
-  uint32_t space_waiters_ = 0, idle_waiters_ = 0;
+  std::vector<uint64_t> start_ring_;  // start cycle of entry seq at [seq % depth]
+  uint64_t pushed_count_ = 0, started_count_ = 0;
+  sc_core::sc_event pushed_ev_, progress_ev_;
+  bool closed_ = false, finished_ = false, waiting_push_ = false;
+  uint32_t waiters_ = 0;  // threads blocked in start_of / drain
   std::array<int, isa::kSpaceCount> port_of_{};  // socket index per memory space, -1 = none
+  bool uses_gm_ = false;
+  const TimeSource* issuer_ = nullptr;
   const isa::Instruction* current_ = nullptr;
   std::string current_wait_;
-  uint64_t last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
+  uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
   tlm::tlm_generic_payload trans_;
 };
 

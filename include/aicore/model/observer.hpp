@@ -1,5 +1,11 @@
 // What the model tells the report layer (design.md layer 6). The model calls observers; it
 // never knows about file formats.
+//
+// Timing contract (what lets a writer stream time-ordered files such as VCD): callbacks come
+// in nondecreasing simulated time `now`. on_instruction is called at now == r.start_cycle;
+// a consumed flag and a queue exit are reported at now == their cycle; every other cycle a
+// callback carries is >= now, except InstrRecord::issue_cycle (in the past for waits). So
+// an observer may finalise everything earlier than the latest `now` it has seen.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -27,12 +33,29 @@ struct InstrRecord {
   uint8_t flag_id = 0;        // for Flag waits
 };
 
+// A flag became set (a SetFlag fired) or was consumed (a WaitFlag released).
+struct FlagEvent {
+  isa::EventPair event;
+  uint8_t id = 0;
+  uint64_t cycle = 0;        // set: when the flag becomes 1 (>= now); consumed: now
+  bool set = false;
+  uint64_t instr_index = 0;  // the SetFlag (set) or the WaitFlag (consumed)
+  uint64_t set_index = 0;    // consumed: the SetFlag whose set the WaitFlag took (flow arrows)
+};
+
 class Observer {
  public:
   virtual ~Observer() = default;
   virtual void on_instruction(const InstrRecord& r) = 0;
-  // A flag became set (SetFlag fired) or was consumed (WaitFlag released).
-  virtual void on_flag(isa::EventPair, uint8_t /*id*/, uint64_t /*cycle*/, bool /*set*/, uint64_t /*instr_index*/) {}
+  virtual void on_flag(const FlagEvent& /*e*/) {}
+  // An instruction entered (+1, at its issue cycle, >= now) or left (-1, at now) the queue of
+  // its pipe. Two calls per instruction, so the model makes them only for observers that set
+  // wants_queue_.
+  virtual void on_queue(isa::Pipe /*pipe*/, uint64_t /*cycle*/, int /*delta*/) {}
+  bool wants_queue() const { return wants_queue_; }
+
+ protected:
+  bool wants_queue_ = false;
 };
 
 }  // namespace aicore::model

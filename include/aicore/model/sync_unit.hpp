@@ -1,11 +1,14 @@
 // Flags between pipes (SetFlag/WaitFlag) for every (src, dst, id). A SetFlag fires at a
 // computed cycle (when earlier instructions of its pipe have completed) without blocking its
-// pipe, so each flag keeps its pending set times in order; a WaitFlag consumes the oldest.
+// pipe, so each flag keeps its pending set times in order; a WaitFlag consumes the oldest at
+// max(its own arrival, the set's firing). Pipes run ahead of SystemC time (engine.hpp), so a
+// wait blocks on an event only until the SetFlag has been executed, never on time.
 // A set that lands while the flag is still set is the hardware's undefined "double SetFlag".
 #pragma once
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <systemc>
 
 #include "aicore/isa/instructions.hpp"
@@ -17,10 +20,12 @@ class SyncUnit {
  public:
   explicit SyncUnit(SimContext& ctx) : ctx_(ctx) {}
 
-  // A SetFlag executed now; the flag becomes 1 at `fire_cycle` (>= now).
-  void set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t fire_cycle);
-  // Blocks the calling SC_THREAD until the flag is 1, then clears it. Returns false on a fault.
-  bool wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id);
+  // A SetFlag executed at `now`: the flag becomes 1 at `fire_cycle`. False (fault raised) on a
+  // double SetFlag.
+  bool set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t now, uint64_t fire_cycle);
+  // A WaitFlag arriving at `arrive`: blocks the calling SC_THREAD until a SetFlag for the flag
+  // has executed, clears the flag and returns the cycle it was released. nullopt on a fault.
+  std::optional<uint64_t> wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t arrive);
   // End of run: a flag set twice with no wait in between is a fault (reported here when no
   // WaitFlag ever observed it). Returns the number of flags left set.
   uint32_t finish();
@@ -33,6 +38,8 @@ class SyncUnit {
   };
   struct Flag {
     std::deque<Pending> pending;
+    uint64_t last_release = 0;  // when a WaitFlag last cleared it
+    bool waiter = false;        // a WaitFlag is blocked on `changed`
     sc_core::sc_event changed;
   };
   Flag& flag(isa::EventPair e, uint8_t id) {

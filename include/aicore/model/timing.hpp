@@ -21,5 +21,7 @@ struct Cost {
 uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path);
 
 Cost cost_of(const isa::Op& op, const config::Config& cfg);
+// Same, with the bytes the op moves already known (isa::bytes_moved).
+Cost cost_of(const isa::Op& op, const config::Config& cfg, uint64_t moved);
 
 }  // namespace aicore::model

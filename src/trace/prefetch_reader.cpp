@@ -1,0 +1,64 @@
+#include "aicore/trace/prefetch_reader.hpp"
+
+namespace aicore::trace {
+
+PrefetchReader::PrefetchReader(std::unique_ptr<Reader> reader, size_t batch, size_t max_batches)
+    : reader_(std::move(reader)), name_(reader_->name()), batch_(batch), max_batches_(max_batches) {
+  thread_ = std::thread([this] { produce(); });
+}
+
+PrefetchReader::~PrefetchReader() { stop(); }
+
+void PrefetchReader::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void PrefetchReader::produce() {
+  std::vector<Statement> batch;
+  bool more = true;
+  std::exception_ptr error;
+  while (more) {
+    batch.clear();
+    batch.reserve(batch_);
+    try {
+      Statement s;
+      while (batch.size() < batch_ && (more = reader_->next(s))) batch.push_back(std::move(s));
+    } catch (...) {
+      error = std::current_exception();
+      more = false;
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return stopping_ || full_.size() < max_batches_; });
+    if (stopping_) return;
+    if (!batch.empty()) full_.push_back(std::move(batch));
+    if (!more) {
+      done_ = true;
+      error_ = error;
+    }
+    cv_.notify_all();
+  }
+}
+
+bool PrefetchReader::next(Statement& out) {
+  if (pos_ == current_.size()) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return !full_.empty() || done_; });
+    if (full_.empty()) {  // finished: the end of the trace, or the error that stopped it
+      if (error_) std::rethrow_exception(error_);
+      return false;
+    }
+    current_ = std::move(full_.front());
+    full_.pop_front();
+    pos_ = 0;
+    cv_.notify_all();
+  }
+  out = std::move(current_[pos_++]);
+  return true;
+}
+
+}  // namespace aicore::trace
