@@ -33,6 +33,11 @@ void Dispatcher::instruction(const InstrRecord& r) {
 
 void Dispatcher::flag(const FlagEvent& f, uint64_t now) {
   if (observers_.empty()) return;
+  if (heap_.empty() && now < horizon()) {  // nothing held, nothing earlier can come
+    ++seq_;
+    for (Observer* o : observers_) o->on_flag(f);
+    return;
+  }
   Event e{};
   e.now = now;
   e.kind = Event::Kind::Flag;
@@ -42,6 +47,12 @@ void Dispatcher::flag(const FlagEvent& f, uint64_t now) {
 
 void Dispatcher::queue(isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now) {
   if (!wants_queue_) return;
+  if (heap_.empty() && now < horizon()) {
+    ++seq_;
+    for (Observer* o : observers_)
+      if (o->wants_queue()) o->on_queue(pipe, cycle, delta);
+    return;
+  }
   Event e{};
   e.now = now;
   e.kind = Event::Kind::Queue;
