@@ -80,7 +80,14 @@ void Engine::started(uint64_t start) {
 
 std::string Engine::blocked_on() const {
   if (finished_) return "";
-  if (current_) return ctx_.where(*current_) + " waiting for " + current_wait_;
+  if (current_) {
+    // Built only when a deadlock is reported: the hot path records nothing but current_.
+    std::string what = "its start cycle";
+    if (const auto* w = std::get_if<isa::WaitFlag>(&current_->op))
+      what = std::string("flag ") + isa::to_string(w->event.src) + "_" + isa::to_string(w->event.dst) + " id " +
+             std::to_string(w->id);
+    return ctx_.where(*current_) + " waiting for " + what;
+  }
   if (!queue_.empty()) return ctx_.where(queue_.front().instr) + " queued";
   return "";
 }
@@ -135,8 +142,6 @@ void Engine::execute(const QueueEntry& e, uint64_t earliest) {
   }
   uint64_t start = earliest;
   if (const auto* w = std::get_if<isa::WaitFlag>(&op)) {
-    current_wait_ = std::string("flag ") + isa::to_string(w->event.src) + "_" + isa::to_string(w->event.dst) +
-                    " id " + std::to_string(w->id);
     const auto released = sync_.wait(e.instr, w->event, w->id, earliest);
     if (!released) return;
     start = *released;
@@ -185,7 +190,6 @@ void Engine::execute_data(const QueueEntry& e, uint64_t start) {
   // A port shared with another pipe must see requests in time order: catch up with SystemC
   // time first (only MTE2 and FIX, whose GM port is shared, ever wait here).
   if (uses_gm_ && start > now_cycles()) {
-    current_wait_ = "its start cycle";
     sc_core::wait(cycles(start - now_cycles()));
   }
   started(start);

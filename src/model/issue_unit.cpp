@@ -19,7 +19,15 @@ uint64_t IssueUnit::horizon() const { return finished_ ? UINT64_MAX : next_slot_
 
 std::string IssueUnit::blocked_on() const {
   if (finished_ || !current_) return "";
-  return ctx_.where(*current_) + " waiting for " + current_wait_;
+  // Built only when a deadlock is reported, from what the blocked instruction is.
+  std::string what;
+  if (const auto* w = std::get_if<isa::WaitFlag>(&current_->op))
+    what = std::string("flag ") + isa::to_string(w->event.src) + "_S id " + std::to_string(w->id);
+  else if (std::holds_alternative<isa::PipeBarrier>(current_->op))
+    what = "every pipe to drain (PIPE_ALL)";
+  else
+    what = std::string("space in the ") + isa::to_string(isa::pipe_of(current_->op)) + " queue";
+  return ctx_.where(*current_) + " waiting for " + what;
 }
 
 void IssueUnit::run() {
@@ -73,7 +81,6 @@ void IssueUnit::issue(const isa::Instruction& instr) {
     uint64_t issued_at = slot;
     const uint64_t seq = e->pushed();
     if (seq >= e->depth()) {  // room once the entry `depth` places ahead has started
-      current_wait_ = std::string("space in the ") + isa::to_string(pipe) + " queue";
       issued_at = std::max(slot, e->start_of(seq - e->depth()));
     }
     stall_cycles_ += issued_at - slot;
@@ -102,13 +109,11 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
   if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
     if (!sync_.set(instr, s->event, s->id, arrived, arrived + sync_cost)) return arrived;
   } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
-    current_wait_ = std::string("flag ") + isa::to_string(w->event.src) + "_S id " + std::to_string(w->id);
     const auto released = sync_.wait(instr, w->event, w->id, arrived);
     if (!released) return arrived;
     start = *released;
     if (start > arrived) r.wait_cause = WaitCause::Flag;
   } else {  // PipeBarrier<PIPE_ALL>: nothing later issues before every pipe has drained
-    current_wait_ = "every pipe to drain (PIPE_ALL)";
     for (Engine* e : engines_)
       if (e) start = std::max(start, e->drain());
     if (start > arrived) r.wait_cause = WaitCause::Barrier;

@@ -85,7 +85,6 @@ class Engine : public sc_core::sc_module, public TimeSource {
   bool uses_gm_ = false;
   const TimeSource* issuer_ = nullptr;
   const isa::Instruction* current_ = nullptr;
-  std::string current_wait_;
   uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
   tlm::tlm_generic_payload trans_;
 };

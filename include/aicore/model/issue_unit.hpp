@@ -55,7 +55,6 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   bool finished_ = false;
   uint64_t issued_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, last_completion_ = 0;
   const isa::Instruction* current_ = nullptr;
-  std::string current_wait_;
 };
 
 }  // namespace aicore::model
