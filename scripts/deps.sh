@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(build-essential cmake pkg-config ninja-build
       libsystemc-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev
       catch2 nlohmann-json3-dev libbenchmark-dev libdnnl-dev
-      clang clang-format clang-tidy libclang-rt-14-dev)
+      clang clang-format clang-tidy libclang-rt-14-dev python3-matplotlib)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

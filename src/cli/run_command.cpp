@@ -1,5 +1,6 @@
-// `aicore-sim run`: trace in; stats.json (always), instr.csv (--instr-log), .out files, and
-// .expect checks out; exit status per trace-format.md.
+// `aicore-sim run`: trace in; stats.json (always), instr.csv (--instr-log), timeline.json
+// (--timeline), waves.vcd (--vcd), .out files, and .expect checks out; exit status per
+// trace-format.md.
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -10,6 +11,9 @@
 #include "aicore/model/simulation.hpp"
 #include "aicore/report/instr_csv.hpp"
 #include "aicore/report/stats.hpp"
+#include "aicore/report/timeline.hpp"
+#include "aicore/report/vcd_writer.hpp"
+#include "aicore/report/window.hpp"
 #include "aicore/trace/data_file.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -23,7 +27,60 @@ namespace {
 struct RunArgs {
   std::string trace, config, out_dir;
   std::vector<std::string> sets;
-  bool timing_only = false, instr_log = false, quiet = false;
+  std::string window;
+  bool timing_only = false, instr_log = false, timeline = false, vcd = false, quiet = false;
+};
+
+// Viewers load a timeline.json of up to about this size; past it, suggest --window.
+constexpr uintmax_t kViewerLimitBytes = 256u << 20;
+
+// The inspection outputs, written while the model runs and closed after it, even when the run
+// stops at a fault (they show what led to it).
+struct Inspection {
+  std::unique_ptr<report::InstrCsvWriter> csv;
+  std::unique_ptr<report::SignalTracker> signals;  // feeds the timeline's counters and the waves
+  std::unique_ptr<report::TimelineWriter> timeline;
+  std::unique_ptr<report::VcdWriter> vcd;
+
+  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg, model::Simulation& sim) {
+    const fs::path dir(a.out_dir);
+    const std::string name = fs::path(a.trace).filename().string();
+    if (a.instr_log) csv = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
+    if (a.timeline || a.vcd) signals = std::make_unique<report::SignalTracker>(w, a.vcd);
+    if (a.timeline)
+      timeline = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name, *signals,
+                                                          sim.tensors());
+    if (a.vcd) vcd = std::make_unique<report::VcdWriter>((dir / "waves.vcd").string(), cfg, name, *signals);
+    if (csv) sim.add_observer(csv.get());
+    if (signals) sim.add_observer(signals.get());
+    if (timeline) sim.add_observer(timeline.get());
+  }
+
+  // Closes the files; reports on err what went wrong, if anything.
+  void finish(const RunArgs& a, uint64_t cycles, std::ostream& err) {
+    if (csv) csv->finish();
+    const fs::path dir(a.out_dir);
+    if (signals) signals->finish(cycles);  // the last values, to both files
+    if (timeline) {
+      timeline->finish();
+      std::error_code ec;
+      const uintmax_t size = fs::file_size(dir / "timeline.json", ec);
+      if (!ec && size > kViewerLimitBytes)
+        err << "note: timeline.json is " << (size >> 20) << " MB; viewers load about 256 MB: use --window START:END\n";
+    }
+    if (vcd) vcd->finish(cycles);
+    if (signals && signals->late_changes())
+      err << "warning: " << signals->late_changes()
+          << " signal change(s) reached the timeline/waves after their cycle was written "
+          << "(the model broke the observer timing contract); they are shown late\n";
+  }
+
+  static void announce(const RunArgs& a, std::ostream& out) {
+    const fs::path dir(a.out_dir);
+    if (a.instr_log) out << "wrote " << (dir / "instr.csv").string() << "\n";
+    if (a.timeline) out << "wrote " << (dir / "timeline.json").string() << "\n";
+    if (a.vcd) out << "wrote " << (dir / "waves.vcd").string() << "\n";
+  }
 };
 
 void write_stats(const RunArgs& a, const model::RunSummary& s, const report::StatsCollector& c,
@@ -74,7 +131,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "out", po::value<std::string>(&a.out_dir)->default_value("out"), "output directory")(
       "timing-only", po::bool_switch(&a.timing_only), "timing without data: nothing allocated or computed")(
       "instr-log", po::bool_switch(&a.instr_log), "write instr.csv, one row per instruction")(
-      "timeline", "Chrome-trace timeline.json (not implemented yet)")("vcd", "waves.vcd (not implemented yet)")(
+      "timeline", po::bool_switch(&a.timeline),
+      "write timeline.json (Chrome trace events: Perfetto, chrome://tracing)")(
+      "vcd", po::bool_switch(&a.vcd), "write waves.vcd (value change dump: GTKWave)")(
+      "window", po::value<std::string>(&a.window),
+      "limit timeline.json and waves.vcd to cycles START:END (END exclusive; START: to the end)")(
       "quiet,q", po::bool_switch(&a.quiet), "print nothing on success")(
       "verbose,v", po::value<int>()->implicit_value(1)->default_value(0),
       "diagnostics on stderr: -v info, -v 2 every instruction as it runs");
@@ -90,11 +151,19 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "aicore-sim run: error: missing TRACE (the .trace file to simulate)\n";
     return kExitBadInput;
   }
-  for (const char* later : {"timeline", "vcd"})
-    if (vm.count(later)) {
-      err << "aicore-sim run: error: --" << later << " is not implemented yet (tracked as the inspection issue)\n";
+  report::CycleWindow window;
+  if (vm.count("window")) {
+    if (!a.timeline && !a.vcd) {
+      err << "aicore-sim run: error: --window limits --timeline and --vcd; give at least one of them\n";
       return kExitBadInput;
     }
+    try {
+      window = report::parse_window(a.window);
+    } catch (const std::invalid_argument& e) {
+      err << "aicore-sim run: error: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
 
   set_verbosity(vm["verbose"].as<int>());
   try {
@@ -108,14 +177,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     model::Simulation sim(cfg, a.trace, a.timing_only);
     report::StatsCollector stats;
     sim.add_observer(&stats);
-    std::unique_ptr<report::InstrCsvWriter> csv;
-    if (a.instr_log) {
-      csv = std::make_unique<report::InstrCsvWriter>((fs::path(a.out_dir) / "instr.csv").string());
-      sim.add_observer(csv.get());
-    }
+    Inspection inspect(a, window, cfg, sim);
     const model::RunSummary s = sim.run();
     log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
-    csv.reset();  // flush
+    inspect.finish(a, s.cycles, err);
     if (s.input_error) {
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
       err << s.input_error->what() << "\n";
@@ -131,6 +196,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (!a.quiet) {
       out << report::summary_text(s, stats, cfg);
       if (s.flags_left_set) out << "warning: " << s.flags_left_set << " flag(s) left set at the end of the trace\n";
+      Inspection::announce(a, out);
       out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
     }
     return status;

@@ -2,11 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <unistd.h>
 
 #include "aicore/model/clock.hpp"
 #include "aicore/trace/data_file.hpp"
 
 namespace aicore::model {
+
+namespace {
+// Physical memory of the host in bytes (0 if unknown).
+uint64_t host_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+}
+}  // namespace
 
 IssueUnit::IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::PrefetchReader& reader,
                      Memory& gm, std::array<Engine*, isa::kPipeCount> engines)
@@ -42,9 +52,9 @@ void IssueUnit::run() {
       }
     }
   } catch (const InputError& e) {
+    // Stop issuing, but let what was issued before the bad line run: stats.json and instr.csv
+    // then describe the trace up to the error (a fault among those instructions still stops).
     input_error_ = e;
-    sc_core::sc_stop();
-    return;
   }
   for (Engine* e : engines_)
     if (e) e->close();
@@ -58,7 +68,19 @@ void IssueUnit::declare_gm(const trace::GmDecl& d) {
     throw InputError(d.loc, ".gm " + d.name + ": " + std::to_string(gm_total_) +
                                 " bytes of GM tensors exceed buffers.gm_max_bytes = " +
                                 std::to_string(ctx_.cfg.buffers.gm_max_bytes) + " (raise it with --set)");
-  uint8_t* data = gm_.add_tensor(d.size);
+  // A full run allocates every tensor: refuse what this machine cannot hold, before trying.
+  const uint64_t host = host_memory_bytes();
+  if (ctx_.functional && host && gm_total_ > host)
+    throw InputError(d.loc, ".gm " + d.name + ": " + std::to_string(gm_total_) +
+                                " bytes of GM tensors exceed this machine's memory (" + std::to_string(host) +
+                                " bytes); --timing-only runs allocate no GM");
+  uint8_t* data = nullptr;
+  try {
+    data = gm_.add_tensor(d.size);
+  } catch (const std::bad_alloc&) {
+    throw InputError(d.loc, ".gm " + d.name + ": cannot allocate " + std::to_string(d.size) +
+                                " bytes of host memory; --timing-only runs allocate no GM");
+  }
   if (ctx_.functional && !d.file.empty()) {
     const std::vector<uint8_t> bytes = trace::load_tensor_file(d);
     std::copy(bytes.begin(), bytes.end(), data);

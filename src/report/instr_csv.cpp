@@ -7,27 +7,45 @@
 
 namespace aicore::report {
 
-InstrCsvWriter::InstrCsvWriter(const std::string& path) : f_(std::fopen(path.c_str(), "w")) {
-  if (!f_) throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create instr.csv: ") + std::strerror(errno));
-  std::fputs(
-      "index,line,mnemonic,pipe,issue_cycle,start_cycle,busy_end_cycle,end_cycle,bytes,macs,dense_macs,"
-      "wait_cycles,wait_cause,queue_wait_cycles\n",
-      f_);
+namespace {
+// Pipe names are at most 4 characters, so "flag MTE2_MTE1/7" always fits in 32.
+void write_flag(char* buf, size_t size, const char* prefix, isa::EventPair e, uint8_t id) {
+  std::snprintf(buf, size, "%s%s_%s/%u", prefix, isa::to_string(e.src), isa::to_string(e.dst),
+                static_cast<unsigned>(id));
+}
+}  // namespace
+
+const char* flag_text(isa::EventPair e, uint8_t id, char (&buf)[32]) {
+  write_flag(buf, sizeof buf, "", e, id);
+  return buf;
 }
 
-InstrCsvWriter::~InstrCsvWriter() {
-  if (f_) std::fclose(f_);
+const char* wait_cause_text(const model::InstrRecord& r, char (&buf)[32]) {
+  const auto* w = std::get_if<isa::WaitFlag>(&r.instr->op);
+  if (r.wait_cause != model::WaitCause::Flag || !w) return model::to_string(r.wait_cause);
+  write_flag(buf, sizeof buf, "flag ", w->event, w->id);
+  return buf;
+}
+
+InstrCsvWriter::InstrCsvWriter(const std::string& path) : path_(path) {
+  if (!out_.open(path))
+    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create instr.csv: ") + std::strerror(errno));
+  out_ << "index,line,mnemonic,pipe,issue_cycle,start_cycle,busy_end_cycle,end_cycle,bytes,macs,dense_macs,"
+          "wait_cycles,wait_cause,queue_wait_cycles\n";
+}
+
+InstrCsvWriter::~InstrCsvWriter() = default;
+
+void InstrCsvWriter::finish() {
+  if (!out_.close()) throw InputError(SourceLoc{path_, 0, 0}, "cannot write instr.csv (disk full?)");
 }
 
 void InstrCsvWriter::on_instruction(const model::InstrRecord& r) {
-  std::fprintf(f_, "%llu,%u,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s,%llu\n",
-               static_cast<unsigned long long>(r.instr->index), r.instr->line, isa::mnemonic(r.instr->op),
-               isa::to_string(r.pipe), static_cast<unsigned long long>(r.issue_cycle),
-               static_cast<unsigned long long>(r.start_cycle), static_cast<unsigned long long>(r.busy_end),
-               static_cast<unsigned long long>(r.end_cycle), static_cast<unsigned long long>(r.bytes),
-               static_cast<unsigned long long>(r.macs), static_cast<unsigned long long>(r.dense_macs),
-               static_cast<unsigned long long>(r.wait_cycles), model::to_string(r.wait_cause),
-               static_cast<unsigned long long>(r.queue_wait_cycles));
+  char cause[32];
+  out_ << r.instr->index << ',' << r.instr->line << ',' << isa::mnemonic(r.instr->op) << ',' << isa::to_string(r.pipe)
+       << ',' << r.issue_cycle << ',' << r.start_cycle << ',' << r.busy_end << ',' << r.end_cycle << ',' << r.bytes
+       << ',' << r.macs << ',' << r.dense_macs << ',' << r.wait_cycles << ',' << wait_cause_text(r, cause) << ','
+       << r.queue_wait_cycles << '\n';
 }
 
 }  // namespace aicore::report

@@ -32,14 +32,17 @@ void StatsCollector::on_instruction(const model::InstrRecord& r) {
   dense_macs_ += r.dense_macs;
   const isa::Op& op = r.instr->op;
   if (std::holds_alternative<isa::MmadWithSparse>(op)) ++sparse_;
+  if (const auto p = path_of(op)) path_bytes_[static_cast<size_t>(*p)] += r.bytes;
+}
+
+std::optional<Path> path_of(const isa::Op& op) {
   if (std::holds_alternative<isa::DataCopy>(op) || std::holds_alternative<isa::DataCopyNd2Nz>(op))
-    path_bytes_[static_cast<size_t>(Path::GmToL1)] += r.bytes;
-  else if (const auto* ld = std::get_if<isa::LoadData>(&op))
-    path_bytes_[static_cast<size_t>(ld->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B)] += r.bytes;
-  else if (std::holds_alternative<isa::LoadDataWithSparse>(op))
-    path_bytes_[static_cast<size_t>(Path::L1ToL0BSparse)] += r.bytes;
-  else if (std::holds_alternative<isa::Fixpipe>(op))
-    path_bytes_[static_cast<size_t>(Path::L0CToGm)] += r.bytes;
+    return Path::GmToL1;
+  if (const auto* ld = std::get_if<isa::LoadData>(&op))
+    return ld->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B;
+  if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return Path::L1ToL0BSparse;
+  if (std::holds_alternative<isa::Fixpipe>(op)) return Path::L0CToGm;
+  return std::nullopt;
 }
 
 namespace {
@@ -147,6 +150,29 @@ std::string summary_text(const model::RunSummary& s, const StatsCollector& c, co
   }
   std::snprintf(line, sizeof line, "  bound pipe: %s; Cube %.0f of %.0f dense-equivalent MAC/cycle\n",
                 isa::to_string(bound_pipe(s)), ratio(c.dense_macs(), s.cycles), peak_macs_per_cycle(cfg));
+  out += line;
+  // Average over the whole run: a path near its peak only while busy shows its duty cycle.
+  out += "  bandwidth (bytes/cycle, run average vs configured peak):\n";
+  for (int i = 0; i < kPathCount; ++i) {
+    const auto p = static_cast<Path>(i);
+    const uint64_t bytes = c.path_bytes()[static_cast<size_t>(i)];
+    if (!bytes) continue;
+    const double avg = ratio(bytes, s.cycles), peak = path_peak(p, cfg);
+    std::snprintf(line, sizeof line, "    %-16s %8.1f of %6.0f (%5.1f%%)  %llu bytes\n", to_string(p), avg, peak,
+                  peak > 0 ? 100.0 * avg / peak : 0.0, static_cast<unsigned long long>(bytes));
+    out += line;
+  }
+  StatsCollector::PipeWaits total;
+  for (Pipe p : kReported) {
+    const auto& w = c.waits()[static_cast<size_t>(p)];
+    total.flag += w.flag;
+    total.barrier += w.barrier;
+    total.port += w.port;
+    total.queue_full += w.queue_full;
+  }
+  std::snprintf(line, sizeof line, "  stall cycles: flag %llu, barrier %llu, port %llu, queue_full %llu\n",
+                static_cast<unsigned long long>(total.flag), static_cast<unsigned long long>(total.barrier),
+                static_cast<unsigned long long>(total.port), static_cast<unsigned long long>(total.queue_full));
   out += line;
   return out;
 }

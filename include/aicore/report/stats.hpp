@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "aicore/config/config.hpp"
@@ -16,6 +17,8 @@ namespace aicore::report {
 enum class Path : uint8_t { GmToL1, L1ToL0A, L1ToL0B, L1ToL0BSparse, L0CToGm };
 constexpr int kPathCount = 5;
 const char* to_string(Path p);
+// The data path an instruction moves its bytes on; nullopt for sync instructions and the Cube.
+std::optional<Path> path_of(const isa::Op& op);
 
 class StatsCollector : public model::Observer {
  public:

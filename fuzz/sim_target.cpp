@@ -1,0 +1,223 @@
+// Fuzz target: a whole small simulation of a mutated trace, the way `aicore-sim run` does it,
+// in full (data) mode and in --timing-only mode, in one process. The SystemC kernel is
+// process-global, so after each run the simulation context is discarded and a fresh one made.
+// GM data files the trace names are created on the fly (declared size, deterministic bytes whose
+// 2-bit fields are never 3, so sparse indexes are valid), so shipped traces run deep.
+// Oracles:
+//  * the observer timing contract (model/observer.hpp): callbacks in nondecreasing time, no
+//    announced cycle in the past, issue <= start <= busy_end <= end;
+//  * full and --timing-only runs agree on cycles, instructions and per-pipe work, and on the
+//    kind of fault (an invalid sparse index can only be seen in data, so it is exempt).
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "aicore/config/loader.hpp"
+#include "aicore/model/simulation.hpp"
+#include "aicore/report/instr_csv.hpp"
+#include "aicore/report/stats.hpp"
+#include "aicore/trace/data_file.hpp"
+#include "aicore/trace/npy.hpp"
+#include "aicore/trace/reader.hpp"
+#include "fuzz_util.hpp"
+
+using namespace aicore;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kMaxGmBytes = uint64_t{4} << 20;  // keeps one input's memory small
+constexpr uint64_t kMaxDataFile = uint64_t{1} << 20;
+
+const config::Config& fuzz_config() {
+  static const config::Config c = config::load(
+      "atlas-a2", {"buffers.gm_max_bytes=" + std::to_string(kMaxGmBytes)}, config::default_configs_dir());
+  return c;
+}
+
+// Throws the SystemC kernel away (after its modules are gone) so the next run elaborates anew.
+// The context that existed at start-up is kept: libsystemc's own static events (sc_event::none,
+// ...) point at it and unregister from it at exit. Later contexts are deleted.
+sc_core::sc_simcontext* const g_first_context = sc_core::sc_get_curr_simcontext();
+
+void reset_systemc() {
+  if (sc_core::sc_curr_simcontext != g_first_context) delete sc_core::sc_curr_simcontext;
+  sc_core::sc_curr_simcontext = nullptr;
+  sc_core::sc_default_global_context = nullptr;
+}
+
+// Checks the observer timing contract (model/observer.hpp) that streaming writers rely on:
+// the time each callback happens at ("now": an instruction's start, a consumed flag's cycle, a
+// queue exit's cycle) never decreases, and the cycles a callback announces are never before it.
+class ContractObserver : public model::Observer {
+ public:
+  ContractObserver() { wants_queue_ = true; }
+  void on_instruction(const model::InstrRecord& r) override {
+    at(r.start_cycle, "instruction start");
+    if (r.issue_cycle > r.start_cycle || r.start_cycle > r.busy_end || r.busy_end > r.end_cycle)
+      fuzz::oracle_failed("instruction #" + std::to_string(r.instr->index) + ": issue " +
+                          std::to_string(r.issue_cycle) + " start " + std::to_string(r.start_cycle) + " busy_end " +
+                          std::to_string(r.busy_end) + " end " + std::to_string(r.end_cycle) + " out of order");
+  }
+  void on_flag(const model::FlagEvent& e) override {
+    if (e.set)
+      not_before(e.cycle, "flag set");
+    else
+      at(e.cycle, "flag consumed");
+  }
+  void on_queue(isa::Pipe, uint64_t cycle, int delta) override {
+    if (delta > 0)
+      not_before(cycle, "queue entry");
+    else
+      at(cycle, "queue exit");
+  }
+
+ private:
+  void at(uint64_t now, const char* what) {
+    not_before(now, what);
+    last_ = now;
+  }
+  void not_before(uint64_t cycle, const char* what) const {
+    if (cycle < last_)
+      fuzz::oracle_failed(std::string("observer contract: ") + what + " at cycle " + std::to_string(cycle) +
+                          " reported after cycle " + std::to_string(last_));
+  }
+  uint64_t last_ = 0;
+};
+
+struct Outcome {
+  model::RunSummary s;
+  bool parse_or_data_error = false;
+};
+
+// One byte per 4 two-bit fields in 0..2.
+uint8_t valid_byte(uint64_t x) {
+  uint8_t b = 0;
+  for (int f = 0; f < 4; ++f) {
+    b = static_cast<uint8_t>(b | ((x % 3) << (2 * f)));
+    x /= 3;
+  }
+  return b;
+}
+
+bool simple_name(const std::string& f) {
+  return !f.empty() && f.size() < 64 && f.find('/') == std::string::npos && f != "." && f != "..";
+}
+
+void make_data_file(const std::string& dir, const std::string& file, uint64_t size) {
+  if (!simple_name(file) || size == 0 || size > kMaxDataFile) return;
+  std::vector<uint8_t> bytes(size);
+  uint64_t x = std::hash<std::string>{}(file);
+  for (uint8_t& b : bytes) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    b = valid_byte(x >> 33);
+  }
+  const std::string path = dir + "/" + file;
+  if (trace::is_npy_path(file))
+    trace::write_npy(path, "|i1", {size}, bytes.data(), size);
+  else
+    fuzz::write_file(path, bytes.data(), size);
+}
+
+// Creates the files the trace's .gm and .expect lines name (as far as the trace parses).
+void make_data_files(const std::string& dir, const std::string& text) {
+  std::istringstream in(text);
+  trace::Reader r(in, "pre.trace", "");
+  trace::Statement st;
+  try {
+    while (r.next(st)) {
+      if (st.kind == trace::Statement::Kind::Gm && !st.gm.file.empty()) make_data_file(dir, st.gm.file, st.gm.size);
+      if (st.kind == trace::Statement::Kind::Expect)
+        make_data_file(dir, st.expect.file, r.tensors()[st.expect.tensor].size);
+    }
+  } catch (const InputError&) {
+  }
+}
+
+Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool timing_only) {
+  Outcome o;
+  {
+    model::Simulation sim(fuzz_config(), trace_path, timing_only);
+    report::StatsCollector stats;
+    ContractObserver contract;
+    sim.add_observer(&stats);
+    sim.add_observer(&contract);
+    {
+      report::InstrCsvWriter csv(out_dir + "/instr.csv");
+      sim.add_observer(&csv);
+      o.s = sim.run();
+    }
+    report::RunInfo info{trace_path, timing_only, o.s.completed ? "completed" : "fault", ""};
+    (void)report::stats_json(o.s, stats, fuzz_config(), info).dump(2);
+    (void)report::summary_text(o.s, stats, fuzz_config());
+    if (o.s.input_error) o.parse_or_data_error = true;
+    if (o.s.completed && !timing_only) {
+      try {
+        for (const auto& out : sim.outs()) {
+          const auto& t = sim.tensors()[out.tensor];
+          if (simple_name(out.file))
+            trace::write_tensor_file(out_dir + "/" + out.file, sim.tensor_data(out.tensor), t.size, out.dtype);
+        }
+        for (const auto& e : sim.expects())
+          (void)trace::compare_expect(e, sim.tensor_data(e.tensor), sim.tensors()[e.tensor].size);
+      } catch (const InputError&) {
+        o.parse_or_data_error = true;
+      }
+    }
+  }
+  reset_systemc();
+  return o;
+}
+
+std::string describe(const Outcome& o) {
+  if (o.s.input_error) return std::string("input error: ") + o.s.input_error->what();
+  if (o.s.fault) return std::string("fault: ") + o.s.fault->what();
+  return "completed at cycle " + std::to_string(o.s.cycles) + " after " + std::to_string(o.s.instructions) +
+         " instructions";
+}
+
+void compare(const Outcome& full, const Outcome& timing) {
+  if (full.s.input_error || timing.s.input_error) return;  // data files are only read in full runs
+  if (full.s.fault && full.s.fault->kind() == FaultKind::InvalidSparseIndex) return;
+  const bool same_end = full.s.completed == timing.s.completed &&
+                        (!full.s.fault || full.s.fault->kind() == timing.s.fault->kind());
+  bool same = same_end && full.s.instructions == timing.s.instructions;
+  if (same && full.s.completed) {
+    same = full.s.cycles == timing.s.cycles;
+    for (size_t p = 0; p < full.s.pipes.size(); ++p)
+      same = same && full.s.pipes[p].busy_cycles == timing.s.pipes[p].busy_cycles &&
+             full.s.pipes[p].instructions == timing.s.pipes[p].instructions;
+  }
+  if (!same)
+    fuzz::oracle_failed("full and --timing-only runs differ:\n  full:        " + describe(full) +
+                        "\n  timing-only: " + describe(timing));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  (void)fuzz_config();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const std::string dir = fuzz::scratch_file("sim");
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir + "/out");
+  const std::string trace = dir + "/t.trace";
+  fuzz::write_file(trace, text.data(), text.size());
+  make_data_files(dir, text);
+  const Outcome full = simulate(trace, dir + "/out", false);
+  const Outcome timing = simulate(trace, dir + "/out", true);
+  compare(full, timing);
+  return 0;
+}
+
+// libsystemc's own main() needs an sc_main to link; this target never runs it.
+int sc_main(int, char*[]) { return 0; }

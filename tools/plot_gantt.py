@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""PNG Gantt chart of an aicore-sim run, from its instr.csv (aicore-sim run --instr-log).
+
+One lane per pipe (SCALAR, MTE2, MTE1, CUBE, FIXP, as msprof names them) showing when the pipe
+was occupied (start_cycle to busy_end_cycle), and beside it a bar per pipe with its busy ratio
+over the plotted cycles. Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
+
+  /usr/bin/python3 tools/plot_gantt.py out/instr.csv -o gantt.png [--window 0:20000] [--title T]
+
+Exit status: 0 written, 2 bad input (missing file or column, bad --window), as aicore-sim.
+"""
+import argparse
+import csv
+import sys
+
+# Pipe in instr.csv -> lane label and colour; lanes top to bottom in data-flow order.
+LANES = [("S", "SCALAR", "#7f7f7f"), ("MTE2", "MTE2", "#1f77b4"), ("MTE1", "MTE1", "#2ca02c"),
+         ("M", "CUBE", "#d62728"), ("FIX", "FIXP", "#9467bd"), ("MTE3", "MTE3", "#8c564b")]
+NEEDED = ("pipe", "start_cycle", "busy_end_cycle", "end_cycle")
+
+
+class InputProblem(Exception):
+    pass
+
+
+def parse_window(text):
+    start, sep, end = text.partition(":")
+    if not sep or not start.isdigit() or (end and not end.isdigit()):
+        raise InputProblem(f"--window {text}: expected START:END in cycles (END may be omitted)")
+    if end and int(end) <= int(start):
+        raise InputProblem(f"--window {text}: END must be greater than START")
+    return int(start), (int(end) if end else None)
+
+
+def read_intervals(path):
+    """Busy intervals per pipe, merged where one instruction starts as the previous ends (keeps
+    the drawing small for long runs), and the last cycle any result became visible."""
+    try:
+        f = open(path, newline="")
+    except OSError as e:
+        raise InputProblem(f"cannot read {path}: {e.strerror}")
+    with f:
+        rows = csv.DictReader(f)
+        missing = [c for c in NEEDED if c not in (rows.fieldnames or [])]
+        if missing:
+            raise InputProblem(f"{path}: not an instr.csv (missing column {', '.join(missing)})")
+        spans, last = {}, 0
+        try:
+            for r in rows:
+                s, e = int(r["start_cycle"]), int(r["busy_end_cycle"])
+                last = max(last, int(r["end_cycle"]))
+                if e > s:
+                    spans.setdefault(r["pipe"], []).append((s, e))
+        except (ValueError, TypeError):
+            raise InputProblem(f"{path}:{rows.line_num}: malformed row")
+    merged = {}
+    for pipe, iv in spans.items():
+        iv.sort()
+        out = [list(iv[0])]
+        for s, e in iv[1:]:
+            if s <= out[-1][1]:
+                out[-1][1] = max(out[-1][1], e)
+            else:
+                out.append([s, e])
+        merged[pipe] = out
+    return merged, last
+
+
+def clip(intervals, lo, hi):
+    return [(max(s, lo), min(e, hi)) for s, e in intervals if e > lo and s < hi]
+
+
+def plot(merged, lo, hi, title, out):
+    import matplotlib
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    lanes = [l for l in LANES if l[0] in merged or l[0] != "MTE3"]
+    fig, (gantt, util) = plt.subplots(1, 2, figsize=(12, 0.55 * len(lanes) + 1.6),
+                                      gridspec_kw={"width_ratios": [5, 1]}, sharey=True)
+    span = max(hi - lo, 1)
+    for row, (pipe, label, colour) in enumerate(lanes):
+        iv = clip(merged.get(pipe, []), lo, hi)
+        gantt.broken_barh([(s, e - s) for s, e in iv], (row - 0.4, 0.8), facecolors=colour, linewidth=0)
+        ratio = sum(e - s for s, e in iv) / span
+        util.barh(row, 100 * ratio, color=colour, height=0.6)
+        util.text(min(100 * ratio + 2, 70), row, f"{100 * ratio:.1f}%", va="center", fontsize=9)
+    gantt.set_yticks(range(len(lanes)), [l[1] for l in lanes])
+    gantt.invert_yaxis()
+    gantt.set_xlim(lo, hi)
+    gantt.set_xlabel("cycle")
+    gantt.set_title(title or "pipe occupancy (start to busy_end)")
+    gantt.grid(axis="x", alpha=0.3)
+    util.set_xlim(0, 100)
+    util.set_xlabel("busy %")
+    util.set_title("utilisation")
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="plot_gantt.py", description=__doc__.split("\n")[0])
+    ap.add_argument("csv", help="instr.csv from aicore-sim run --instr-log")
+    ap.add_argument("-o", "--out", default="gantt.png", help="PNG to write (default gantt.png)")
+    ap.add_argument("--window", help="plot only cycles START:END")
+    ap.add_argument("--title", help="chart title")
+    args = ap.parse_args(argv)
+    try:
+        lo, hi = parse_window(args.window) if args.window else (0, None)
+        merged, last = read_intervals(args.csv)
+        if not merged:
+            raise InputProblem(f"{args.csv}: no instruction occupied a pipe (empty run?)")
+        hi = hi if hi is not None else max(last, lo + 1)
+        plot(merged, lo, hi, args.title, args.out)
+    except InputProblem as e:
+        print(f"plot_gantt.py: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"plot_gantt.py: error: cannot write {args.out}: {e.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
