@@ -3,4 +3,4 @@
 
 // libsystemc's main() needs an sc_main to link (the sanitizer build keeps the library); Catch2's
 // main() above is the one that runs.
-int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) { return 0; }
