@@ -12,10 +12,42 @@
 #include "aicore/model/sync_unit.hpp"
 #include "aicore/trace/prefetch_reader.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define AICORE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AICORE_ASAN 1
+#endif
+#endif
+#ifdef AICORE_ASAN
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace aicore::model {
 
 using isa::Pipe;
 using isa::Space;
+
+namespace {
+// Sanitizer builds only: libsystemc announces its coroutine stack switches to ASan, but after
+// sc_start() returns ASan still takes the last coroutine's stack for the thread's, so the next
+// exception thrown on the real stack makes it report false stack errors. Re-announce the stack.
+void restore_asan_stack_bounds() {
+#ifdef AICORE_ASAN
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* base = nullptr;
+  size_t size = 0;
+  const bool ok = pthread_attr_getstack(&attr, &base, &size) == 0;
+  pthread_attr_destroy(&attr);
+  if (!ok) return;
+  void* fake_stack = nullptr;
+  __sanitizer_start_switch_fiber(&fake_stack, base, size);
+  __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
+}
+}  // namespace
 
 struct Simulation::Impl {
   Impl(const config::Config& cfg, const std::string& path, bool timing_only)
@@ -87,6 +119,7 @@ RunSummary Simulation::run() {
   if (s.ran) throw std::logic_error("Simulation::run called twice");
   s.ran = true;
   sc_core::sc_start();
+  restore_asan_stack_bounds();
   s.ctx.dispatch.flush_all();  // events still held for time order
   // Pipes run ahead of SystemC time: the furthest any of them got is where the run ended.
   uint64_t end = std::max(now_cycles(), s.issue->last_completion());

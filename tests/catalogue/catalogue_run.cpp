@@ -39,6 +39,8 @@ struct Case {
   double timeout_s = 60;
   double max_rss_mb = 0;         // 0 = not checked
   std::vector<std::string> same_twice;  // output files that must be byte-identical over two runs
+  std::vector<std::string> json_files;  // output files that must exist and parse as JSON
+  std::vector<std::string> files;       // output files that must exist and not be empty
 };
 
 [[noreturn]] void die(const std::string& msg) {
@@ -158,6 +160,8 @@ Case load_case(const std::string& path, const fs::path& dir) {
         else if (key == "timeout") c.timeout_s = std::stod(value);
         else if (key == "max-rss-mb") c.max_rss_mb = std::stod(value);
         else if (key == "same-twice") c.same_twice = words(value);
+        else if (key == "json") c.json_files = words(value);
+        else if (key == "files") c.files = words(value);
         else die("unknown header key '" + key + "'");
         break;
       }
@@ -261,6 +265,9 @@ int main(int argc, char** argv) {
     if (r.err.find(f) == std::string::npos) failures.push_back("stderr lacks '" + f + "'");
   for (const std::string& f : c.stderr_lacks)
     if (r.err.find(f) != std::string::npos) failures.push_back("stderr has '" + f + "'");
+  // Sanitizer builds: any report, even a warning that ASan lost track of the stack, fails the case.
+  for (const char* f : {"AddressSanitizer", "LeakSanitizer", "runtime error:", "WARNING: ASan"})
+    if (r.err.find(f) != std::string::npos) failures.push_back(std::string("sanitizer report: '") + f + "'");
   for (const std::string& f : c.stdout_has)
     if (r.out.find(f) == std::string::npos) failures.push_back("stdout lacks '" + f + "'");
   if (c.max_rss_mb > 0 && r.max_rss_mb > c.max_rss_mb)
@@ -294,6 +301,18 @@ int main(int argc, char** argv) {
       if (lines - 1 != c.csv_rows)
         failures.push_back("instr.csv has " + std::to_string(lines - 1) + " rows, expected " + std::to_string(c.csv_rows));
     }
+  }
+  for (const std::string& f : c.json_files) {
+    try {
+      const nlohmann::json j = nlohmann::json::parse(slurp(dir / "out" / f));
+      if (j.is_null()) failures.push_back("out/" + f + " is null");
+    } catch (const std::exception& e) {
+      failures.push_back("out/" + f + " is missing or not valid JSON: " + e.what());
+    }
+  }
+  for (const std::string& f : c.files) {
+    std::error_code ec;
+    if (fs::file_size(dir / "out" / f, ec) == 0 || ec) failures.push_back("out/" + f + " is missing or empty");
   }
   for (const std::string& f : c.same_twice) {
     const fs::path a = dir / "out" / f, b = dir / "out2" / f;
