@@ -9,6 +9,7 @@
 #include "aicore/common/log.hpp"
 #include "aicore/config/loader.hpp"
 #include "aicore/model/simulation.hpp"
+#include "aicore/report/background.hpp"
 #include "aicore/report/instr_csv.hpp"
 #include "aicore/report/stats.hpp"
 #include "aicore/report/timeline.hpp"
@@ -41,23 +42,29 @@ struct Inspection {
   std::unique_ptr<report::SignalTracker> signals;  // feeds the timeline's counters and the waves
   std::unique_ptr<report::TimelineWriter> timeline;
   std::unique_ptr<report::VcdWriter> vcd;
+  // Runs the writers above on a worker thread; declared last so it stops before they go.
+  std::unique_ptr<report::BackgroundObservers> worker;
 
   Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg, model::Simulation& sim) {
     const fs::path dir(a.out_dir);
     const std::string name = fs::path(a.trace).filename().string();
+    if (!a.instr_log && !a.timeline && !a.vcd) return;
+    worker = std::make_unique<report::BackgroundObservers>(sim.tensors());
     if (a.instr_log) csv = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
     if (a.timeline || a.vcd) signals = std::make_unique<report::SignalTracker>(w, a.vcd);
     if (a.timeline)
       timeline = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name, *signals,
-                                                          sim.tensors());
+                                                          worker->tensors());
     if (a.vcd) vcd = std::make_unique<report::VcdWriter>((dir / "waves.vcd").string(), cfg, name, *signals);
-    if (csv) sim.add_observer(csv.get());
-    if (signals) sim.add_observer(signals.get());
-    if (timeline) sim.add_observer(timeline.get());
+    if (csv) worker->add(*csv);
+    if (signals) worker->add(*signals);
+    if (timeline) worker->add(*timeline);
+    sim.add_observer(worker.get());
   }
 
   // Closes the files; reports on err what went wrong, if anything.
   void finish(const RunArgs& a, uint64_t cycles, std::ostream& err) {
+    if (worker) worker->finish();  // every event delivered; the writers are ours again
     if (csv) csv->finish();
     const fs::path dir(a.out_dir);
     if (signals) signals->finish(cycles);  // the last values, to both files

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "aicore/report/stats.hpp"
 
@@ -103,7 +104,17 @@ void SignalTracker::push(uint64_t cycle, int signal, uint64_t value, Op op, uint
     ++late_;
     cycle = released_;
   }
-  heap_.push(Change{cycle, seq_++, value, static_cast<uint32_t>(signal), line, op});
+  uint32_t slot;
+  if (free_.empty()) {
+    slot = static_cast<uint32_t>(slab_.size());
+    if (slot >> kSlotBits) throw std::length_error("SignalTracker: too many changes held");
+    slab_.push_back(Change{});
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  slab_[slot] = Change{value, static_cast<uint32_t>(signal), line, op};
+  heap_.push(Key{cycle, seq_++ << kSlotBits | slot});
 }
 
 // Flags count pending sets (a flag set again before it is consumed is a fault, but the wave
@@ -211,11 +222,15 @@ void SignalTracker::release(uint64_t before) {
     if (t >= window_.end) {
       done_ = true;  // nothing after the window is written
       heap_ = {};
+      slab_.clear();
+      free_.clear();
       break;
     }
     while (!heap_.empty() && heap_.top().cycle == t) {
-      apply(heap_.top());
+      const auto slot = static_cast<uint32_t>(heap_.top().order & ((uint64_t{1} << kSlotBits) - 1));
       heap_.pop();
+      apply(slab_[slot]);
+      free_.push_back(slot);
     }
     if (started_) {
       batch_.clear();

@@ -107,18 +107,19 @@ void TimelineWriter::us(uint64_t ns, bool start) {
 
 void TimelineWriter::operands(const isa::Op& op) {
   while (gm_names_.size() < tensors_.size()) gm_names_.push_back(tensors_[gm_names_.size()].name);
+  text_.clear();
   try {
-    const std::string text = trace::format_instruction(op, gm_names_);
-    // Drop "Mnemonic "; GM tensor names are the only free text, so escaping is rarely needed.
-    const std::string_view ops =
-        std::string_view(text).substr(std::min(text.size(), std::strlen(isa::mnemonic(op)) + 1));
-    if (std::none_of(ops.begin(), ops.end(), needs_escape))
-      out_ << ops;
-    else
-      out_ << json_escape(ops);
+    trace::append_instruction(text_, op, gm_names_);
   } catch (const std::exception&) {
-    // an operand with no name (cannot come from a parsed trace): leave it empty
+    return;  // an operand with no name (cannot come from a parsed trace): leave it empty
   }
+  // Drop "Mnemonic "; GM tensor names are the only free text, so escaping is rarely needed.
+  const std::string_view ops =
+      std::string_view(text_).substr(std::min(text_.size(), std::strlen(isa::mnemonic(op)) + 1));
+  if (std::none_of(ops.begin(), ops.end(), needs_escape))
+    out_ << ops;
+  else
+    out_ << json_escape(ops);
 }
 
 void TimelineWriter::flow(char phase, uint64_t id, const isa::Instruction& instr, Pipe pipe, uint64_t cycle) {

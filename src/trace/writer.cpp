@@ -1,104 +1,134 @@
 #include "aicore/trace/writer.hpp"
 
-#include <cstdio>
+#include <charconv>
 #include <stdexcept>
 
 namespace aicore::trace {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  if (v == 0) return "0";
+// "0" or "0x..." (lower case), appended.
+void append_hex(std::string& s, uint64_t v) {
+  if (v == 0) {
+    s += '0';
+    return;
+  }
   char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  s += "0x";
+  s.append(buf, static_cast<size_t>(r.ptr - buf));
 }
 
-// Builds "Mnemonic key=value ..."; opt() drops a field equal to its default so that the
-// emitted line is as short as the Ascend C call it transliterates.
+void append_uint(std::string& s, uint64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  s.append(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+void append_addr(std::string& s, const isa::Addr& a, const std::vector<std::string>& gm_names);
+void append_event(std::string& s, isa::EventPair e) {
+  s += isa::to_string(e.src);
+  s += '_';
+  s += isa::to_string(e.dst);
+}
+
+// Appends "Mnemonic key=value ..." to a caller's string (no allocation once it has grown:
+// the timeline writes one per instruction); opt() drops a field equal to its default so that
+// the emitted line is as short as the Ascend C call it transliterates.
 class Line {
  public:
-  explicit Line(const char* mnemonic) : s_(mnemonic) {}
-  Line& kv(const char* key, const std::string& value) {
+  Line(std::string& s, const char* mnemonic, const std::vector<std::string>& gm) : s_(s), gm_(gm) { s_ += mnemonic; }
+  Line& key(const char* k) {
     s_ += ' ';
-    s_ += key;
+    s_ += k;
     s_ += '=';
-    s_ += value;
     return *this;
   }
-  Line& kv(const char* key, uint64_t value) { return kv(key, std::to_string(value)); }
-  Line& opt(const char* key, uint64_t value, uint64_t def) { return value == def ? *this : kv(key, value); }
-  Line& opt(const char* key, isa::DType t, isa::DType def) { return t == def ? *this : kv(key, isa::to_string(t)); }
-  std::string str() const { return s_; }
+  Line& kv(const char* k, const char* value) {
+    key(k).s_ += value;
+    return *this;
+  }
+  Line& kv(const char* k, uint64_t value) {
+    append_uint(key(k).s_, value);
+    return *this;
+  }
+  Line& kv(const char* k, const isa::Addr& a) {
+    append_addr(key(k).s_, a, gm_);
+    return *this;
+  }
+  Line& kv(const char* k, isa::EventPair e) {
+    append_event(key(k).s_, e);
+    return *this;
+  }
+  Line& opt(const char* k, uint64_t value, uint64_t def) { return value == def ? *this : kv(k, value); }
+  Line& opt(const char* k, isa::DType t, isa::DType def) { return t == def ? *this : kv(k, isa::to_string(t)); }
 
  private:
-  std::string s_;
+  std::string& s_;
+  const std::vector<std::string>& gm_;
 };
 
 struct Formatter {
+  std::string& s;
   const std::vector<std::string>& gm;
-  std::string addr(const isa::Addr& a) const { return format_addr(a, gm); }
+  Line line(const char* mnemonic) const { return Line(s, mnemonic, gm); }
 
-  std::string operator()(const isa::DataCopy& o) const {
-    return Line("DataCopy").kv("dst", addr(o.dst)).kv("src", addr(o.src)).kv("blockLen", o.blockLen)
-        .opt("blockCount", o.blockCount, 1).opt("srcGap", o.srcGap, 0).opt("dstGap", o.dstGap, 0).str();
+  void operator()(const isa::DataCopy& o) const {
+    line("DataCopy").kv("dst", o.dst).kv("src", o.src).kv("blockLen", o.blockLen)
+        .opt("blockCount", o.blockCount, 1).opt("srcGap", o.srcGap, 0).opt("dstGap", o.dstGap, 0);
   }
-  std::string operator()(const isa::DataCopyNd2Nz& o) const {
-    return Line("DataCopyNd2Nz").kv("dst", addr(o.dst)).kv("src", addr(o.src)).opt("dtype", o.dtype, isa::DType::Int8)
+  void operator()(const isa::DataCopyNd2Nz& o) const {
+    line("DataCopyNd2Nz").kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int8)
         .opt("ndNum", o.ndNum, 1).kv("nValue", o.nValue).kv("dValue", o.dValue)
         .opt("srcNdMatrixStride", o.srcNdMatrixStride, 0).kv("srcDValue", o.srcDValue)
         .kv("dstNzC0Stride", o.dstNzC0Stride).opt("dstNzNStride", o.dstNzNStride, 1)
-        .opt("dstNzMatrixStride", o.dstNzMatrixStride, 0).str();
+        .opt("dstNzMatrixStride", o.dstNzMatrixStride, 0);
   }
-  std::string operator()(const isa::LoadData& o) const {
-    return Line("LoadData").kv("dst", addr(o.dst)).kv("src", addr(o.src)).opt("dtype", o.dtype, isa::DType::Int8)
+  void operator()(const isa::LoadData& o) const {
+    line("LoadData").kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int8)
         .opt("startIndex", o.startIndex, 0).kv("repeatTimes", o.repeatTimes).opt("srcStride", o.srcStride, 0)
         .opt("dstGap", o.dstGap, 0).opt("ifTranspose", o.ifTranspose, 0).opt("sid", o.sid, 0)
-        .opt("addrMode", o.addrMode, 0).str();
+        .opt("addrMode", o.addrMode, 0);
   }
-  std::string operator()(const isa::LoadDataWithSparse& o) const {
+  void operator()(const isa::LoadDataWithSparse& o) const {
     // The unused struct fields are written only when set, so an illegal op stays visible
     // in the trace (the simulator then reports it) instead of being silently cleaned.
-    return Line("LoadDataWithSparse").kv("dst", addr(o.dst)).kv("src", addr(o.src)).kv("idx", addr(o.idx))
+    line("LoadDataWithSparse").kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx)
         .opt("startIndex", o.startIndex, 0).kv("repeatTimes", o.repeatTimes).opt("srcStride", o.srcStride, 0)
         .opt("dstGap", o.dstGap, 0).opt("ifTranspose", o.ifTranspose, 0).opt("sid", o.sid, 0)
-        .opt("addrMode", o.addrMode, 0).str();
+        .opt("addrMode", o.addrMode, 0);
   }
   Line mmad(const char* name, const isa::MmadCommon& o) const {
-    Line l(name);
-    l.kv("dst", addr(o.dst)).kv("fm", addr(o.fm)).kv("filter", addr(o.filter)).kv("m", o.m).kv("n", o.n).kv("k", o.k);
+    Line l = line(name);
+    l.kv("dst", o.dst).kv("fm", o.fm).kv("filter", o.filter).kv("m", o.m).kv("n", o.n).kv("k", o.k);
     return l;
   }
   static void mmad_tail(Line& l, const isa::MmadCommon& o) {
     l.opt("cmatrixInitVal", o.cmatrixInitVal, 1).opt("cmatrixSource", o.cmatrixSource, 0)
         .opt("isBias", o.isBias, 0).opt("unitFlag", o.unitFlag, 0);
   }
-  std::string operator()(const isa::Mmad& o) const {
+  void operator()(const isa::Mmad& o) const {
     Line l = mmad("Mmad", o);
     l.opt("dtype", o.dtype, isa::DType::Int8);
     mmad_tail(l, o);
-    return l.str();
   }
-  std::string operator()(const isa::MmadWithSparse& o) const {
+  void operator()(const isa::MmadWithSparse& o) const {
     Line l = mmad("MmadWithSparse", o);
     mmad_tail(l, o);
-    return l.str();
   }
-  std::string operator()(const isa::Fixpipe& o) const {
-    return Line("Fixpipe").kv("dst", addr(o.dst)).kv("src", addr(o.src)).opt("dtype", o.dtype, isa::DType::Int32)
+  void operator()(const isa::Fixpipe& o) const {
+    line("Fixpipe").kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int32)
         .kv("nSize", o.nSize).kv("mSize", o.mSize).kv("srcStride", o.srcStride).kv("dstStride", o.dstStride)
         .opt("ndNum", o.ndNum, 1).opt("srcNdStride", o.srcNdStride, 0).opt("dstNdStride", o.dstNdStride, 0)
-        .opt("reluEn", o.reluEn, 0).str();
+        .opt("reluEn", o.reluEn, 0);
   }
-  std::string operator()(const isa::SetFlag& o) const {
-    return Line("SetFlag").kv("event", format_event(o.event)).kv("id", o.id).str();
-  }
-  std::string operator()(const isa::WaitFlag& o) const {
-    return Line("WaitFlag").kv("event", format_event(o.event)).kv("id", o.id).str();
-  }
-  std::string operator()(const isa::PipeBarrier& o) const {
-    return Line("PipeBarrier").kv("pipe", o.all ? std::string("PIPE_ALL") : std::string("PIPE_") + isa::to_string(o.pipe))
-        .str();
+  void operator()(const isa::SetFlag& o) const { line("SetFlag").kv("event", o.event).kv("id", o.id); }
+  void operator()(const isa::WaitFlag& o) const { line("WaitFlag").kv("event", o.event).kv("id", o.id); }
+  void operator()(const isa::PipeBarrier& o) const {
+    Line l = line("PipeBarrier");
+    l.key("pipe");
+    s += o.all ? "PIPE_ALL" : "PIPE_";
+    if (!o.all) s += isa::to_string(o.pipe);
   }
 };
 
@@ -120,25 +150,47 @@ std::string directive(const char* word, const std::string& name) {
 
 }  // namespace
 
-std::string format_addr(const isa::Addr& a, const std::vector<std::string>& gm_names) {
+namespace {
+void append_addr(std::string& s, const isa::Addr& a, const std::vector<std::string>& gm_names) {
   if (a.space == isa::Space::GM) {
     if (a.tensor >= gm_names.size())
       throw std::invalid_argument("GM tensor #" + std::to_string(a.tensor) + " has no name (" +
                                   std::to_string(gm_names.size()) + " declared)");
-    const std::string& name = gm_names[a.tensor];
-    return a.offset == 0 ? name : name + "+" + hex(a.offset);
+    s += gm_names[a.tensor];
+    if (a.offset != 0) {
+      s += '+';
+      append_hex(s, a.offset);
+    }
+    return;
   }
-  const char* s = space_name(a.space);
-  if (!s) throw std::invalid_argument("the sparse index buffer is not addressable by a trace operand");
-  return std::string(s) + ":" + hex(a.offset);
+  const char* name = space_name(a.space);
+  if (!name) throw std::invalid_argument("the sparse index buffer is not addressable by a trace operand");
+  s += name;
+  s += ':';
+  append_hex(s, a.offset);
+}
+}  // namespace
+
+std::string format_addr(const isa::Addr& a, const std::vector<std::string>& gm_names) {
+  std::string s;
+  append_addr(s, a, gm_names);
+  return s;
 }
 
 std::string format_event(isa::EventPair e) {
-  return std::string(isa::to_string(e.src)) + "_" + isa::to_string(e.dst);
+  std::string s;
+  append_event(s, e);
+  return s;
+}
+
+void append_instruction(std::string& out, const isa::Op& op, const std::vector<std::string>& gm_names) {
+  std::visit(Formatter{out, gm_names}, op);
 }
 
 std::string format_instruction(const isa::Op& op, const std::vector<std::string>& gm_names) {
-  return std::visit(Formatter{gm_names}, op);
+  std::string s;
+  append_instruction(s, op, gm_names);
+  return s;
 }
 
 std::string format_gm(const std::string& name, uint64_t size, const std::string& file) {

@@ -80,13 +80,20 @@ class SignalTracker : public model::Observer {
   // index): one heap entry instead of three.
   enum class Op : uint8_t { Set, Add, Start, End };
   struct Change {
-    uint64_t cycle, seq, value;
+    uint64_t value;
     uint32_t signal, line;
     Op op;
   };
+  // The heap orders 16-byte keys (cycle, then push order) and the changes wait in a slab
+  // (reused slots): sifting moved 40-byte changes and was the tracker's main cost.
+  struct Key {
+    uint64_t cycle;
+    uint64_t order;  // seq << kSlotBits | slot: seq is unique, so the slot never decides
+  };
+  static constexpr unsigned kSlotBits = 24;  // held changes stay far below 16 M (held())
   struct Later {
-    bool operator()(const Change& a, const Change& b) const {
-      return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
+    bool operator()(const Key& a, const Key& b) const {
+      return a.cycle != b.cycle ? a.cycle > b.cycle : a.order > b.order;
     }
   };
   uint32_t add(const std::string& scope, const std::string& name, SignalKind kind, uint32_t width,
@@ -112,7 +119,9 @@ class SignalTracker : public model::Observer {
   std::array<int, isa::kPipeCount> busy_{}, index_{}, line_{}, queue_{};
   std::array<int, kPathCount> path_{};
   std::vector<int> flag_;  // [src][dst][id] flattened, -1 for illegal pairs
-  std::priority_queue<Change, std::vector<Change>, Later> heap_;
+  std::priority_queue<Key, std::vector<Key>, Later> heap_;
+  std::vector<Change> slab_;
+  std::vector<uint32_t> free_;
   uint64_t seq_ = 0;
   // The release bound: per pipe the issue cycles of instructions reported queued but not yet
   // executed, and the end of its last occupancy; the latest issue cycle seen.

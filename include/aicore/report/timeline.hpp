@@ -52,6 +52,7 @@ class TimelineWriter : public model::Observer, private SignalSink {
   const SignalTracker& tracker_;
   const std::vector<trace::GmDecl>& tensors_;
   std::vector<std::string> gm_names_;
+  std::string text_;  // one instruction's text, reused
   bool first_ = true;
   std::vector<std::string> counter_name_, counter_arg_;  // per signal; empty: not a counter
   std::vector<uint64_t> open_sets_;                      // SetFlags whose "s" was written

@@ -20,6 +20,9 @@ std::string format_event(isa::EventPair e);
 // One statement without a trailing newline: mnemonic, then key=value for every required field
 // and for each optional field whose value differs from the Ascend C default.
 std::string format_instruction(const isa::Op& op, const std::vector<std::string>& gm_names);
+// The same, appended to `out` (which may be reused to avoid an allocation per instruction).
+// On an exception, `out` may hold part of the text.
+void append_instruction(std::string& out, const isa::Op& op, const std::vector<std::string>& gm_names);
 
 // Directives. `file` is empty when absent; `dtype` is empty to leave it at the default.
 std::string format_gm(const std::string& name, uint64_t size, const std::string& file = "");
