@@ -1,12 +1,11 @@
 // Delivers model events to the observers in nondecreasing simulated time (the contract in
 // observer.hpp), although the pipes run ahead of SystemC time and of each other (engine.hpp).
-// Events wait in a min-heap until no thread can still produce an earlier one: every thread's
-// future events happen at or after its own clock (TimeSource::horizon), so everything earlier
-// than the smallest horizon is final and is passed on. The heap holds only the events of the
-// window the threads are apart, so memory does not grow with the trace.
+// Events wait until no thread can still produce an earlier one: every thread's future events
+// happen at or after its own clock (TimeSource::horizon), so everything earlier than the
+// smallest horizon is final and is passed on, ordered by (now, arrival). Only the events of
+// the window the threads are apart are held, so memory does not grow with the trace.
 #pragma once
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "aicore/isa/instructions.hpp"
@@ -36,35 +35,76 @@ class Dispatcher {
   void flush_all();
 
  private:
-  struct Event {
-    uint64_t now, seq;
-    enum class Kind : uint8_t { Instr, Flag, Queue } kind;
-    InstrRecord record;
-    isa::Instruction instr;  // the record's instruction, owned here until delivered
-    FlagEvent flag;
-    isa::Pipe pipe;
-    uint64_t cycle;
-    int delta;
-  };
-  // The heap orders small keys; events stay put in a slab (reused slots), so reordering moves
-  // 24 bytes instead of a whole record.
+  // Each event is numbered (seq) in arrival order. One that is final (earlier than the horizon)
+  // and earlier than everything held is delivered at once, without a copy; the others are
+  // held. A held event is a 24-byte key; its payload stays put in a slab of its kind (slots
+  // reused), so a queue or flag event never carries a whole instruction around, and a queue
+  // event whose cycle is its `now` (every one the model makes) has no payload beyond the key.
+  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow };
+  static constexpr uint32_t kKindBits = 2;
   struct Key {
     uint64_t now, seq;
-    uint32_t slot;
+    uint32_t ref;  // kind in the low kKindBits; above: slab slot, or (kQueueNow) pipe and sign
   };
-  struct Later {
-    bool operator()(const Key& a, const Key& b) const { return a.now != b.now ? a.now > b.now : a.seq > b.seq; }
+  struct HeldInstr {
+    InstrRecord record;      // record.instr is set to &instr when delivered
+    isa::Instruction instr;  // the record's instruction, owned here until delivered
   };
-  uint64_t horizon() const;
-  void push(Event&& e);
-  void deliver(const Event& e);
-  void release(uint64_t before);
+  struct HeldQueue {
+    isa::Pipe pipe;
+    int delta;
+    uint64_t cycle;
+  };
+  template <class T>
+  struct Slab {
+    std::vector<T> items;
+    std::vector<uint32_t> free;
+    uint32_t take() {
+      if (free.empty()) {
+        items.emplace_back();
+        return static_cast<uint32_t>(items.size() - 1);
+      }
+      const uint32_t slot = free.back();
+      free.pop_back();
+      return slot;
+    }
+  };
+  // The held keys are an unsorted array while few (the usual window: tens of events): a
+  // release takes out those below the horizon in one pass and sorts just them, which costs
+  // less than a heap's pop per event. Past kHeapAbove keys (deep queues) the array becomes a
+  // min-heap, so a release costs O(log n) per event however large the window; it goes back
+  // below kArrayBelow.
+  static constexpr size_t kHeapAbove = 512, kArrayBelow = 128;
+
+  // The smallest horizon; but once one source is at or below `floor`, that source's horizon
+  // (the caller needs no more: nothing can be delivered). The scan starts at the source that
+  // stopped the previous one, as the thread behind the others tends to stay behind a while.
+  uint64_t horizon_above(uint64_t floor);
+  // The events' way in: deliver at once or hold, then pass on what has become final.
+  template <class Deliver, class Keep>
+  void accept(uint64_t now, Deliver&& deliver_now, Keep&& keep);
+  // Deliver at once (not held): final, and earlier than everything held.
+  bool direct(uint64_t now, uint64_t h) const { return now < h && now < held_min_; }
+  void hold(uint64_t now, uint32_t ref);
+  void release(uint64_t before) {
+    if (held_min_ < before) release_slow(before);
+  }
+  void release_slow(uint64_t before);
+  void deliver(const Key& k);
+  void deliver_instr(const InstrRecord& r);
+  void deliver_flag(const FlagEvent& f);
+  void deliver_queue(isa::Pipe pipe, uint64_t cycle, int delta);
 
   std::vector<Observer*> observers_;
   std::vector<const TimeSource*> sources_;
-  std::priority_queue<Key, std::vector<Key>, Later> heap_;
-  std::vector<Event> slab_;
-  std::vector<uint32_t> free_;
+  size_t behind_ = 0;  // index in sources_ where horizon_above starts
+  std::vector<Key> held_;
+  bool held_is_heap_ = false;
+  uint64_t held_min_ = UINT64_MAX;  // smallest `now` held (UINT64_MAX: none)
+  std::vector<Key> ready_;          // of a release, in delivery order
+  Slab<HeldInstr> instrs_;
+  Slab<FlagEvent> flags_;
+  Slab<HeldQueue> queues_;
   uint64_t seq_ = 0;
   bool wants_queue_ = false;
 };
