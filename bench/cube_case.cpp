@@ -28,7 +28,8 @@ std::vector<int8_t> random_4to2(uint32_t K, uint32_t N, std::mt19937& rng) {
   std::vector<int8_t> b(size_t{K} * N, 0);
   for (uint32_t g = 0; g < K / 4; ++g)
     for (uint32_t n = 0; n < N; ++n)
-      for (int p : kPairs[pick(rng)]) b[(size_t{g} * 4 + p) * N + n] = static_cast<int8_t>(sign(rng) ? val(rng) : -val(rng));
+      for (int p : kPairs[pick(rng)])
+        b[(size_t{g} * 4 + p) * N + n] = static_cast<int8_t>(sign(rng) ? val(rng) : -val(rng));
   return b;
 }
 
@@ -37,7 +38,8 @@ void pack_zz(const int8_t* a, uint32_t M, uint32_t K, uint8_t* out) {
   const uint32_t k1n = (K + 31) / 32;
   for (uint32_t m = 0; m < M; ++m)
     for (uint32_t k = 0; k < K; ++k)
-      out[((m / 16) * k1n + k / 32) * 512 + (m % 16) * 32 + k % 32] = static_cast<uint8_t>(a[size_t{m} * K + k]);
+      out[((m / 16) * k1n + k / 32) * 512 + (m % 16) * 32 + k % 32] =
+          static_cast<uint8_t>(a[size_t{m} * K + k]);
 }
 
 // B (K x N row-major) -> Zn fractals: fractal (k1, n1), 16 n-rows of 32 k each.
@@ -45,7 +47,8 @@ void pack_zn(const int8_t* b, uint32_t K, uint32_t N, uint8_t* out) {
   const uint32_t n1n = (N + 15) / 16;
   for (uint32_t k = 0; k < K; ++k)
     for (uint32_t n = 0; n < N; ++n)
-      out[((k / 32) * n1n + n / 16) * 512 + (n % 16) * 32 + k % 32] = static_cast<uint8_t>(b[size_t{k} * N + n]);
+      out[((k / 32) * n1n + n / 16) * 512 + (n % 16) * 32 + k % 32] =
+          static_cast<uint8_t>(b[size_t{k} * N + n]);
 }
 
 CubeCase empty_core(uint32_t M, uint32_t K, uint32_t N) {
@@ -58,7 +61,8 @@ CubeCase empty_core(uint32_t M, uint32_t K, uint32_t N) {
   c.l0b.assign(64 * 1024, 0);
   c.l0c.assign(128 * 1024, 0);
   c.idx.assign(16 * 1024, 0);
-  for (auto* op : {static_cast<aicore::isa::MmadCommon*>(&c.dense_op), static_cast<aicore::isa::MmadCommon*>(&c.sparse_op)}) {
+  for (auto* op : {static_cast<aicore::isa::MmadCommon*>(&c.dense_op),
+                   static_cast<aicore::isa::MmadCommon*>(&c.sparse_op)}) {
     op->dst = {Space::L0C, 0, 0};
     op->fm = {Space::L0A, 0, 0};
     op->filter = {Space::L0B, 0, 0};

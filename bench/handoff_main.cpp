@@ -50,7 +50,7 @@ int sc_main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("handoffs %llu seconds %.6f handoffs_per_s %.0f\n", static_cast<unsigned long long>(pp.handoffs), s,
-              double(pp.handoffs) / s);
+  std::printf("handoffs %llu seconds %.6f handoffs_per_s %.0f\n",
+              static_cast<unsigned long long>(pp.handoffs), s, double(pp.handoffs) / s);
   return pp.handoffs == n ? 0 : 1;
 }

@@ -40,11 +40,19 @@ void OnednnGemm::run() {
   s_->strm.wait();
 }
 
-const int32_t* OnednnGemm::c() const { return static_cast<const int32_t*>(s_->c.get_data_handle()); }
-std::string OnednnGemm::impl() const { return s_->impl; }
+const int32_t* OnednnGemm::c() const {
+  return static_cast<const int32_t*>(s_->c.get_data_handle());
+}
+std::string OnednnGemm::impl() const {
+  return s_->impl;
+}
 
-void onednn_single_thread() { omp_set_num_threads(1); }
-int onednn_max_threads() { return omp_get_max_threads(); }
+void onednn_single_thread() {
+  omp_set_num_threads(1);
+}
+int onednn_max_threads() {
+  return omp_get_max_threads();
+}
 std::string onednn_version() {
   const dnnl_version_t* v = dnnl_version();
   return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);

@@ -50,11 +50,12 @@ double size_mb(const fs::path& p) {
 
 void print_ratio(const char* mode, const Config& none, const Config& all) {
   const double wall = all.best.wall / none.best.wall, cpu = all.best.cpu / none.best.cpu;
-  std::printf("ratio %s all_outputs/no_outputs = %.2f wall (%.3f s / %.3f s), %.2f cpu (%.3f s / %.3f s)\n", mode,
-              wall, all.best.wall, none.best.wall, cpu, all.best.cpu, none.best.cpu);
+  std::printf("ratio %s all_outputs/no_outputs = %.2f wall (%.3f s / %.3f s), %.2f cpu (%.3f s / %.3f s)\n",
+              mode, wall, all.best.wall, none.best.wall, cpu, all.best.cpu, none.best.cpu);
   std::printf("  %s: wall ratio %.2f %s %.1f -> %s (cpu ratio %.2f %s %.1f)\n", mode, wall,
-              wall <= kTarget ? "<=" : ">", kTarget, wall <= kTarget ? "meets the target" : "MISSES the target", cpu,
-              cpu <= kTarget ? "<=" : ">", kTarget);
+              wall <= kTarget ? "<=" : ">", kTarget,
+              wall <= kTarget ? "meets the target" : "MISSES the target", cpu, cpu <= kTarget ? "<=" : ">",
+              kTarget);
 }
 
 }  // namespace
@@ -97,10 +98,13 @@ int main(int argc, char** argv) try {
 
   std::printf("trace: %s, %llu instructions (gen %.1f s)\n", t.description().c_str(),
               static_cast<unsigned long long>(instructions), t.gen.wall);
-  std::printf("aicore-sim run T -q --out D [--timing-only] [outputs]: best of %d rounds per configuration\n", kRounds);
-  std::printf("(wall and cpu = user+sys minima taken separately; sizes in MB = 10^6 bytes; x_none = wall / same mode without outputs)\n");
-  std::printf("%-12s %-28s %8s %8s %7s %8s %10s %13s %9s %9s\n", "mode", "outputs", "wall_s", "cpu_s", "x_none",
-              "rss_MiB", "instr.csv", "timeline.json", "waves.vcd", "total_MB");
+  std::printf("aicore-sim run T -q --out D [--timing-only] [outputs]: best of %d rounds per configuration\n",
+              kRounds);
+  std::printf(
+      "(wall and cpu = user+sys minima taken separately; sizes in MB = 10^6 bytes; x_none = wall / same mode "
+      "without outputs)\n");
+  std::printf("%-12s %-28s %8s %8s %7s %8s %10s %13s %9s %9s\n", "mode", "outputs", "wall_s", "cpu_s",
+              "x_none", "rss_MiB", "instr.csv", "timeline.json", "waves.vcd", "total_MB");
   for (const Config& c : configs) {
     const Config& none = c.timing_only ? configs[0] : configs[5];
     std::printf("%-12s %-28s %8.3f %8.3f %7.2f %8.1f %10.1f %13.1f %9.1f %9.1f\n",
@@ -110,7 +114,9 @@ int main(int argc, char** argv) try {
   }
   print_ratio("timing-only", configs[0], configs[4]);
   print_ratio("full", configs[5], configs[6]);
-  std::printf("target (issue): all outputs on a ~100k-instruction trace add no more than %.1fx to the run time\n", kTarget);
+  std::printf(
+      "target (issue): all outputs on a ~100k-instruction trace add no more than %.1fx to the run time\n",
+      kTarget);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "bench_outputs: %s\n", e.what());

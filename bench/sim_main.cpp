@@ -30,7 +30,8 @@ int main(int argc, char** argv) try {
   const bench::SparseTrace t = bench::gen_sparse_trace(sim, work.path() / "sparse");
   std::printf("trace: %s, %s (gen %.1f s)\n", t.description().c_str(), t.trace.c_str(), t.gen.wall);
 
-  const bench::Result s = bench::best_of(3, {sim, "run", t.trace.string(), "--timing-only", "--out", out_dir.string(), "-q"});
+  const bench::Result s =
+      bench::best_of(3, {sim, "run", t.trace.string(), "--timing-only", "--out", out_dir.string(), "-q"});
   const uint64_t instructions = bench::stats_instructions(out_dir);
   if (instructions < bench::kMinInstructions)
     throw std::runtime_error("trace has only " + std::to_string(instructions) + " instructions");
@@ -39,13 +40,16 @@ int main(int argc, char** argv) try {
   const bench::Result h = bench::best_of(3, {handoff, kHandoffs});
 
   const double ips = double(instructions) / s.wall, hps = double(handoffs) / h.wall;
-  std::printf("sim run --timing-only, best of 3: %llu instructions in %.3f s wall (%.3f s cpu) = %.0f instructions/s\n",
-              static_cast<unsigned long long>(instructions), s.wall, s.cpu, ips);
+  std::printf(
+      "sim run --timing-only, best of 3: %llu instructions in %.3f s wall (%.3f s cpu) = %.0f "
+      "instructions/s\n",
+      static_cast<unsigned long long>(instructions), s.wall, s.cpu, ips);
   std::printf("sim peak RSS: %.1f MiB\n", double(s.max_rss_kib) / 1024.0);
   std::printf("bench_handoff, best of 3: %llu handoffs in %.3f s wall (%.3f s cpu) = %.0f handoffs/s\n",
               static_cast<unsigned long long>(handoffs), h.wall, h.cpu, hps);
   std::printf("ratio sim_instructions_per_s / handoff_iterations_per_s = %.3f (target >= 0.25)\n", ips / hps);
-  std::printf("  same ratio on cpu time = %.3f\n", (double(instructions) / s.cpu) / (double(handoffs) / h.cpu));
+  std::printf("  same ratio on cpu time = %.3f\n",
+              (double(instructions) / s.cpu) / (double(handoffs) / h.cpu));
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "bench_sim: %s\n", e.what());

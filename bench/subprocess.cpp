@@ -55,7 +55,8 @@ Result run(const std::vector<std::string>& args) {
   if (wait4(pid, &status, 0, &ru) != pid) throw std::runtime_error("wait4 failed for " + args[0]);
   Result r;
   r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  r.cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+          1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
   r.max_rss_kib = ru.ru_maxrss;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string cmd;
@@ -105,8 +106,8 @@ std::string SparseTrace::description() const {
 
 SparseTrace gen_sparse_trace(const std::string& sim, const fs::path& dir) {
   SparseTrace t;
-  t.gen = run({sim, "gen", "--m", kSparseM, "--k", kSparseK, "--n", kSparseN, "--sparse", "--out", dir.string(),
-               "--name", "sparse", "--no-originals"});
+  t.gen = run({sim, "gen", "--m", kSparseM, "--k", kSparseK, "--n", kSparseN, "--sparse", "--out",
+               dir.string(), "--name", "sparse", "--no-originals"});
   t.trace = dir / "sparse.trace";
   return t;
 }

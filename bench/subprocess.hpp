@@ -52,8 +52,8 @@ inline constexpr const char* kSparseN = "2304";
 inline constexpr uint64_t kMinInstructions = 100000;
 
 struct SparseTrace {
-  fs::path trace;  // DIR/sparse.trace
-  Result gen;      // the generator's run
+  fs::path trace;                   // DIR/sparse.trace
+  Result gen;                       // the generator's run
   std::string description() const;  // "2048x4352x2304 sparse 4:2, default tiles"
 };
 

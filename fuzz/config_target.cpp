@@ -57,6 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::oracle_failed(std::string("config show output does not load: ") + e.what() + "\n" + dumped);
   }
   if (config::to_yaml(back) != dumped) fuzz::oracle_failed("config show is not a fixed point:\n" + dumped);
-  if (config::to_json(back) != config::to_json(c)) fuzz::oracle_failed("JSON differs after a YAML round trip");
+  if (config::to_json(back) != config::to_json(c))
+    fuzz::oracle_failed("JSON differs after a YAML round trip");
   return 0;
 }

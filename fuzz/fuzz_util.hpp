@@ -30,7 +30,9 @@ inline const std::string& scratch_dir() {
   return dir.path;
 }
 
-inline std::string scratch_file(const std::string& name) { return scratch_dir() + "/" + name; }
+inline std::string scratch_file(const std::string& name) {
+  return scratch_dir() + "/" + name;
+}
 
 inline void write_file(const std::string& path, const void* data, size_t size) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);

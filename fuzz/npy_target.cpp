@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const InputError& e) {
     fuzz::oracle_failed(std::string("write_npy output does not read back: ") + e.what());
   }
-  if (b.descr != a.descr || b.shape != a.shape || b.data != a.data) fuzz::oracle_failed("npy round trip differs");
+  if (b.descr != a.descr || b.shape != a.shape || b.data != a.data)
+    fuzz::oracle_failed("npy round trip differs");
 
   // The same file as a .gm image and as an .expect reference of each element type.
   trace::GmDecl g;
@@ -44,8 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   std::vector<uint8_t> other(a.data.size());
-  for (size_t i = 0; i < other.size(); ++i) other[i] = static_cast<uint8_t>(a.data[i] ^ (i % 3 == 0 ? 0x80 : 0));
-  for (isa::DType t : {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Int32, isa::DType::Float}) {
+  for (size_t i = 0; i < other.size(); ++i)
+    other[i] = static_cast<uint8_t>(a.data[i] ^ (i % 3 == 0 ? 0x80 : 0));
+  for (isa::DType t :
+       {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Int32, isa::DType::Float}) {
     if (a.data.size() % isa::size_of(t) != 0) continue;
     trace::ExpectDecl e;
     e.file = in;

@@ -19,11 +19,11 @@
 #endif
 
 #include <algorithm>
-#include <variant>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <systemc>
+#include <variant>
 #include <vector>
 
 #include "aicore/config/loader.hpp"
@@ -86,8 +86,9 @@ class ContractObserver : public model::Observer {
     at(r.start_cycle, "instruction start");
     if (r.issue_cycle > r.start_cycle || r.start_cycle > r.busy_end || r.busy_end > r.end_cycle)
       fuzz::oracle_failed("instruction #" + std::to_string(r.instr->index) + ": issue " +
-                          std::to_string(r.issue_cycle) + " start " + std::to_string(r.start_cycle) + " busy_end " +
-                          std::to_string(r.busy_end) + " end " + std::to_string(r.end_cycle) + " out of order");
+                          std::to_string(r.issue_cycle) + " start " + std::to_string(r.start_cycle) +
+                          " busy_end " + std::to_string(r.busy_end) + " end " + std::to_string(r.end_cycle) +
+                          " out of order");
   }
   void on_flag(const model::FlagEvent& e) override {
     if (e.set)
@@ -158,12 +159,14 @@ uint64_t prepare_inputs(const std::string& dir, const std::string& text) {
   uint64_t macs = 0;
   try {
     while (r.next(st)) {
-      if (st.kind == trace::Statement::Kind::Gm && !st.gm.file.empty()) make_data_file(dir, st.gm.file, st.gm.size);
+      if (st.kind == trace::Statement::Kind::Gm && !st.gm.file.empty())
+        make_data_file(dir, st.gm.file, st.gm.size);
       if (st.kind == trace::Statement::Kind::Expect)
         make_data_file(dir, st.expect.file, r.tensors()[st.expect.tensor].size);
       if (st.kind != trace::Statement::Kind::Instr) continue;
       if (const auto* m = std::get_if<isa::Mmad>(&st.instr.op)) macs += uint64_t{m->m} * m->n * m->k;
-      if (const auto* m = std::get_if<isa::MmadWithSparse>(&st.instr.op)) macs += uint64_t{m->m} * m->n * m->k;
+      if (const auto* m = std::get_if<isa::MmadWithSparse>(&st.instr.op))
+        macs += uint64_t{m->m} * m->n * m->k;
     }
   } catch (const InputError&) {
   }
@@ -192,7 +195,8 @@ Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool
         for (const auto& out : sim.outs()) {
           const auto& t = sim.tensors()[out.tensor];
           if (simple_name(out.file))
-            trace::write_tensor_file(out_dir + "/" + out.file, sim.tensor_data(out.tensor), t.size, out.dtype);
+            trace::write_tensor_file(out_dir + "/" + out.file, sim.tensor_data(out.tensor), t.size,
+                                     out.dtype);
         }
         for (const auto& e : sim.expects())
           (void)trace::compare_expect(e, sim.tensor_data(e.tensor), sim.tensors()[e.tensor].size);
@@ -256,4 +260,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 }
 
 // libsystemc's own main() needs an sc_main to link; this target never runs it.
-int sc_main(int, char*[]) { return 0; }
+int sc_main(int, char*[]) {
+  return 0;
+}

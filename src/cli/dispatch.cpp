@@ -36,8 +36,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   }
   static const std::array<std::string, 4> kCommands = {"run", "config", "densify", "gen"};
   const std::string near = nearest_word(cmd, kCommands);
-  err << "aicore-sim: error: unknown command '" << cmd << "'" << (near.empty() ? "" : "; did you mean '" + near + "'?")
-      << "\n"
+  err << "aicore-sim: error: unknown command '" << cmd << "'"
+      << (near.empty() ? "" : "; did you mean '" + near + "'?") << "\n"
       << kUsage;
   return kExitBadInput;
 }

@@ -11,7 +11,8 @@ bool parse_options(const std::string& command, const std::vector<std::string>& a
                    po::variables_map& vm, std::ostream& err) {
   try {
     po::command_line_parser parser(args);
-    parser.options(opts).style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
+    parser.options(opts).style(po::command_line_style::default_style &
+                               ~po::command_line_style::allow_guessing);
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
     po::notify(vm);

@@ -45,7 +45,8 @@ struct Inspection {
   // Runs the writers above on a worker thread; declared last so it stops before they go.
   std::unique_ptr<report::BackgroundObservers> worker;
 
-  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg, model::Simulation& sim) {
+  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg,
+             model::Simulation& sim) {
     const fs::path dir(a.out_dir);
     const std::string name = fs::path(a.trace).filename().string();
     if (!a.instr_log && !a.timeline && !a.vcd) return;
@@ -53,8 +54,8 @@ struct Inspection {
     if (a.instr_log) csv = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
     if (a.timeline || a.vcd) signals = std::make_unique<report::SignalTracker>(w, a.vcd);
     if (a.timeline)
-      timeline = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name, *signals,
-                                                          worker->tensors());
+      timeline = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name,
+                                                          *signals, worker->tensors());
     if (a.vcd) vcd = std::make_unique<report::VcdWriter>((dir / "waves.vcd").string(), cfg, name, *signals);
     if (csv) worker->add(*csv);
     if (signals) worker->add(*signals);
@@ -73,7 +74,8 @@ struct Inspection {
       std::error_code ec;
       const uintmax_t size = fs::file_size(dir / "timeline.json", ec);
       if (!ec && size > kViewerLimitBytes)
-        err << "note: timeline.json is " << (size >> 20) << " MB; viewers load about 256 MB: use --window START:END\n";
+        err << "note: timeline.json is " << (size >> 20)
+            << " MB; viewers load about 256 MB: use --window START:END\n";
     }
     if (vcd) vcd->finish(cycles);
     if (signals && signals->late_changes())
@@ -106,7 +108,8 @@ int finish_outputs(const RunArgs& a, const model::Simulation& sim, std::ostream&
   }
   for (const auto& o : sim.outs()) {
     const auto& t = sim.tensors()[o.tensor];
-    trace::write_tensor_file((fs::path(a.out_dir) / o.file).string(), sim.tensor_data(o.tensor), t.size, o.dtype);
+    trace::write_tensor_file((fs::path(a.out_dir) / o.file).string(), sim.tensor_data(o.tensor), t.size,
+                             o.dtype);
   }
   int status = kExitOk;
   for (const auto& e : sim.expects()) {
@@ -117,8 +120,8 @@ int finish_outputs(const RunArgs& a, const model::Simulation& sim, std::ostream&
       continue;
     }
     status = kExitMismatch;
-    err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in " << mismatch->count
-        << " elements";
+    err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in "
+        << mismatch->count << " elements";
     for (const auto& [index, want, got] : mismatch->first)
       err << "\n  [" << index << "] expected " << want << ", got " << got;
     err << "\n";
@@ -133,7 +136,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   po::options_description opts("aicore-sim run TRACE options");
   opts.add_options()("help,h", "this help")("trace", po::value<std::string>(&a.trace), "the .trace file")(
       "config", po::value<std::string>(&a.config)->default_value("atlas-a2"),
-      "preset (atlas-a2, atlas-a3) or YAML file")("set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+      "preset (atlas-a2, atlas-a3) or YAML file")("set",
+                                                  po::value<std::vector<std::string>>(&a.sets)->composing(),
                                                   "override one config key: --set a.b=value (repeatable)")(
       "out", po::value<std::string>(&a.out_dir)->default_value("out"), "output directory")(
       "timing-only", po::bool_switch(&a.timing_only), "timing without data: nothing allocated or computed")(
@@ -175,11 +179,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   set_verbosity(vm["verbose"].as<int>());
   try {
     const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
-    log().info("config {} ({} MHz), {} override(s); trace {}{}", cfg.name, cfg.clock_mhz, a.sets.size(), a.trace,
-               a.timing_only ? " (timing only)" : "");
+    log().info("config {} ({} MHz), {} override(s); trace {}{}", cfg.name, cfg.clock_mhz, a.sets.size(),
+               a.trace, a.timing_only ? " (timing only)" : "");
     std::error_code ec;
     fs::create_directories(a.out_dir, ec);
-    if (ec) throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
+    if (ec)
+      throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
 
     model::Simulation sim(cfg, a.trace, a.timing_only);
     report::StatsCollector stats;
@@ -202,7 +207,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     write_stats(a, s, stats, cfg, status == kExitOk ? "completed" : "mismatch", "");
     if (!a.quiet) {
       out << report::summary_text(s, stats, cfg);
-      if (s.flags_left_set) out << "warning: " << s.flags_left_set << " flag(s) left set at the end of the trace\n";
+      if (s.flags_left_set)
+        out << "warning: " << s.flags_left_set << " flag(s) left set at the end of the trace\n";
       Inspection::announce(a, out);
       out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
     }

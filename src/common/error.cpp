@@ -21,14 +21,22 @@ InputError::InputError(SourceLoc loc, const std::string& message)
 
 const char* to_string(FaultKind k) {
   switch (k) {
-    case FaultKind::Misaligned: return "misaligned operand";
-    case FaultKind::OutOfBounds: return "out-of-bounds access";
-    case FaultKind::InvalidField: return "invalid field";
-    case FaultKind::InvalidSparseIndex: return "invalid sparse index";
-    case FaultKind::Unsupported: return "unsupported mode";
-    case FaultKind::DoubleSetFlag: return "double SetFlag";
-    case FaultKind::IllegalEvent: return "illegal event pair";
-    case FaultKind::Deadlock: return "deadlock";
+    case FaultKind::Misaligned:
+      return "misaligned operand";
+    case FaultKind::OutOfBounds:
+      return "out-of-bounds access";
+    case FaultKind::InvalidField:
+      return "invalid field";
+    case FaultKind::InvalidSparseIndex:
+      return "invalid sparse index";
+    case FaultKind::Unsupported:
+      return "unsupported mode";
+    case FaultKind::DoubleSetFlag:
+      return "double SetFlag";
+    case FaultKind::IllegalEvent:
+      return "illegal event pair";
+    case FaultKind::Deadlock:
+      return "deadlock";
   }
   return "fault";
 }

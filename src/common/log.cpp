@@ -1,7 +1,7 @@
 #include "aicore/common/log.hpp"
 
-#include <memory>
 #include <spdlog/sinks/stdout_sinks.h>
+#include <memory>
 
 namespace aicore {
 

@@ -17,6 +17,8 @@ nlohmann::json to_json(const Config& c) {
   return j;
 }
 
-void to_json(nlohmann::json& j, const Config& c) { j = to_json(c); }
+void to_json(nlohmann::json& j, const Config& c) {
+  j = to_json(c);
+}
 
 }  // namespace aicore::config

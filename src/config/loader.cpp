@@ -34,8 +34,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 std::string read_file(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (!fs::exists(path, ec))
-    throw InputError(SourceLoc{path}, "cannot open " + what + " '" + path + "': no such file (presets: " +
-                                          preset_list() + ")");
+    throw InputError(SourceLoc{path}, "cannot open " + what + " '" + path +
+                                          "': no such file (presets: " + preset_list() + ")");
   if (fs::is_directory(path, ec))
     throw InputError(SourceLoc{path}, "cannot open " + what + " '" + path + "': it is a directory");
   std::ifstream in(path, std::ios::binary);
@@ -78,16 +78,16 @@ Config load(const std::string& preset_or_path, const std::vector<std::string>& s
                                fs::exists(preset_or_path, ec);
   if (!looks_like_path) {
     const std::string near = nearest_word(preset_or_path, preset_names());
-    throw InputError(SourceLoc{"--config"},
-                     "unknown preset '" + preset_or_path + "'" +
-                         (near.empty() ? "" : "; did you mean '" + near + "'?") + " (presets: " +
-                         preset_list() + "; anything else must be a YAML file path)");
+    throw InputError(SourceLoc{"--config"}, "unknown preset '" + preset_or_path + "'" +
+                                                (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                                                " (presets: " + preset_list() +
+                                                "; anything else must be a YAML file path)");
   }
   return load_yaml_text(read_file(preset_or_path, "config file"), preset_or_path, sets, preset_or_path);
 }
 
-Config load_yaml_text(const std::string& text, const std::string& file,
-                      const std::vector<std::string>& sets, const std::string& name) {
+Config load_yaml_text(const std::string& text, const std::string& file, const std::vector<std::string>& sets,
+                      const std::string& name) {
   detail::RawConfig raw = detail::parse_yaml(text, file);
   for (size_t i = 0; i < sets.size(); ++i) detail::apply_set(raw, sets[i], static_cast<uint32_t>(i + 1));
   return detail::resolve(raw, name);

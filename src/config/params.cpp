@@ -20,28 +20,25 @@ constexpr double kMaxDepth = 4096;                 // queues may be preallocated
 std::vector<Param> make_table() {
   return {
       // 1 ps SystemC resolution: 100 GHz keeps the period at >= 10 ps.
-      {"clock_mhz", "MHz", "core clock: cycles / clock_mhz = microseconds", AICORE_FIELD(clock_mhz),
-       1, 100000, 0},
+      {"clock_mhz", "MHz", "core clock: cycles / clock_mhz = microseconds", AICORE_FIELD(clock_mhz), 1,
+       100000, 0},
 
       // Multiples: the smallest unit the ISA moves into each buffer (isa.md §1/§2).
-      {"buffers.l1_bytes", "bytes", "L1 size (A1/B1)", AICORE_FIELD(buffers.l1_bytes), 32,
-       kMaxBuffer, 32},
+      {"buffers.l1_bytes", "bytes", "L1 size (A1/B1)", AICORE_FIELD(buffers.l1_bytes), 32, kMaxBuffer, 32},
       {"buffers.l1_banks", "banks", "L1 bank count (bank = l1_bytes / l1_banks)",
        AICORE_FIELD(buffers.l1_banks), 1, 1024, 0},
-      {"buffers.l0a_bytes", "bytes", "L0A size (A2)", AICORE_FIELD(buffers.l0a_bytes), 512,
-       kMaxBuffer, 512},
-      {"buffers.l0b_bytes", "bytes", "L0B size (B2)", AICORE_FIELD(buffers.l0b_bytes), 512,
-       kMaxBuffer, 512},
-      {"buffers.l0c_bytes", "bytes", "L0C size (CO1)", AICORE_FIELD(buffers.l0c_bytes), 1024,
-       kMaxBuffer, 1024},
+      {"buffers.l0a_bytes", "bytes", "L0A size (A2)", AICORE_FIELD(buffers.l0a_bytes), 512, kMaxBuffer, 512},
+      {"buffers.l0b_bytes", "bytes", "L0B size (B2)", AICORE_FIELD(buffers.l0b_bytes), 512, kMaxBuffer, 512},
+      {"buffers.l0c_bytes", "bytes", "L0C size (CO1)", AICORE_FIELD(buffers.l0c_bytes), 1024, kMaxBuffer,
+       1024},
       {"buffers.sparse_index_bytes", "bytes", "sparse index buffer size (at least l0b_bytes / 4)",
        AICORE_FIELD(buffers.sparse_index_bytes), 128, kMaxBuffer, 128},
       // 64 GiB = the HBM of one die (isa.md §1): more can never be real.
       {"buffers.gm_max_bytes", "bytes", "largest total of .gm declarations accepted",
        AICORE_FIELD(buffers.gm_max_bytes), 1, 64 * kGiB, 0},
 
-      {"gm.read.bytes_per_cycle", "B/cycle", "MTE2 GM -> L1 bandwidth",
-       AICORE_FIELD(gm.read.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"gm.read.bytes_per_cycle", "B/cycle", "MTE2 GM -> L1 bandwidth", AICORE_FIELD(gm.read.bytes_per_cycle),
+       kMinRate, kMaxRate, 0},
       {"gm.read.overhead_cycles", "cycles", "MTE2 per-instruction occupancy overhead",
        AICORE_FIELD(gm.read.overhead_cycles), 0, kMaxCycles, 0},
       {"gm.read.latency_cycles", "cycles", "GM read latency until data is usable in L1",
@@ -81,8 +78,8 @@ std::vector<Param> make_table() {
        AICORE_FIELD(cube.b16_k_per_cycle), 1, 4096, 0},
       {"cube.sparse_k_per_cycle", "elements/cycle", "MmadWithSparse original-K elements per fractal-cycle",
        AICORE_FIELD(cube.sparse_k_per_cycle), 1, 4096, 0},
-      {"cube.head_cycles", "cycles", "Mmad per-instruction fixed overhead",
-       AICORE_FIELD(cube.head_cycles), 0, kMaxCycles, 0},
+      {"cube.head_cycles", "cycles", "Mmad per-instruction fixed overhead", AICORE_FIELD(cube.head_cycles), 0,
+       kMaxCycles, 0},
       {"cube.latency_cycles", "cycles", "Mmad result visible in L0C after the occupancy",
        AICORE_FIELD(cube.latency_cycles), 0, kMaxCycles, 0},
 

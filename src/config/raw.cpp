@@ -42,8 +42,7 @@ class Walker {
       const YAML::Node k = it->first;
       const YAML::Node v = it->second;
       const SourceLoc kloc = at(raw_.file, k.Mark());
-      if (!k.IsScalar())
-        throw InputError(kloc, "a key must be a plain name" + in(group));
+      if (!k.IsScalar()) throw InputError(kloc, "a key must be a plain name" + in(group));
       const std::string key = join(group, k.Scalar());
       if (!seen.insert(k.Scalar()).second) throw InputError(kloc, "duplicate key '" + key + "'");
       SourceLoc vloc = at(raw_.file, v.Mark());
@@ -55,8 +54,8 @@ class Walker {
         raw_.values[key] = RawValue{v.Scalar(), vloc};
       } else if (is_group(key)) {
         if (!v.IsMap())
-          throw InputError(v.IsNull() ? kloc : vloc, "key '" + key + "' must be a mapping of " +
-                                                         list_children(key));
+          throw InputError(v.IsNull() ? kloc : vloc,
+                           "key '" + key + "' must be a mapping of " + list_children(key));
         raw_.groups[key] = kloc;
         map(v, key);
       } else {
@@ -66,9 +65,7 @@ class Walker {
   }
 
  private:
-  static std::string in(const std::string& group) {
-    return group.empty() ? "" : " (under '" + group + "')";
-  }
+  static std::string in(const std::string& group) { return group.empty() ? "" : " (under '" + group + "')"; }
   static std::string kind(const YAML::Node& v) { return v.IsMap() ? "mapping" : "list"; }
 
   // A misspelt sibling is the likeliest mistake; a key put under the wrong group is next.
@@ -120,8 +117,8 @@ void apply_set(RawConfig& raw, const std::string& set, uint32_t ordinal) {
     return;
   }
   if (is_group(key))
-    throw InputError(loc(1), "'" + key + "' is a group of keys, not a value; set one of " + key +
-                                 ".{" + list_children(key) + "}");
+    throw InputError(loc(1), "'" + key + "' is a group of keys, not a value; set one of " + key + ".{" +
+                                 list_children(key) + "}");
   // Point at the first dotted part that does not continue a valid key path.
   size_t start = 0;
   std::string path;

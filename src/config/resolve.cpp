@@ -22,9 +22,12 @@ bool parse_unsigned(const std::string& s, uint64_t& out) {
   for (size_t i = begin; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     uint64_t d;
-    if (std::isdigit(c)) d = c - '0';
-    else if (hex && std::isxdigit(c)) d = std::tolower(c) - 'a' + 10;
-    else return false;
+    if (std::isdigit(c))
+      d = c - '0';
+    else if (hex && std::isxdigit(c))
+      d = std::tolower(c) - 'a' + 10;
+    else
+      return false;
     if (v > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
     v = v * base + d;
   }
@@ -62,7 +65,9 @@ long double parse_value(const Param& p, const RawValue& raw, bool integer) {
   throw InputError(raw.loc, "key '" + p.key + "' expects " + want + " in " + p.unit + ", got '" + s + "'");
 }
 
-std::string number_text(long double v) { return format_number(static_cast<double>(v)); }
+std::string number_text(long double v) {
+  return format_number(static_cast<double>(v));
+}
 
 void check_range(const Param& p, const RawValue& raw, long double v) {
   const std::string head = "value " + raw.text + " of '" + p.key + "' is out of range: must be ";

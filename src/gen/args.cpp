@@ -10,8 +10,9 @@
 
 namespace aicore::gen {
 
-Args::Args(std::string command, const std::vector<std::string>& args, const std::vector<std::string>& value_options,
-           const std::vector<std::string>& flag_options, size_t max_positional)
+Args::Args(std::string command, const std::vector<std::string>& args,
+           const std::vector<std::string>& value_options, const std::vector<std::string>& flag_options,
+           size_t max_positional)
     : command_(std::move(command)) {
   const auto known = [](const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
@@ -46,7 +47,9 @@ Args::Args(std::string command, const std::vector<std::string>& args, const std:
   }
 }
 
-void Args::fail(const std::string& message) const { throw InputError(SourceLoc{command_}, message); }
+void Args::fail(const std::string& message) const {
+  throw InputError(SourceLoc{command_}, message);
+}
 
 std::string Args::str(const std::string& name, const std::string& def) const {
   const auto it = values_.find(name);
@@ -75,8 +78,7 @@ double Args::real(const std::string& name, double def, double lo, double hi) con
   if (it == values_.end()) return def;
   char* end = nullptr;
   const double x = std::strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end != '\0' || !(x >= lo && x <= hi))
-  {
+  if (it->second.empty() || *end != '\0' || !(x >= lo && x <= hi)) {
     char range[64];
     std::snprintf(range, sizeof range, "[%g, %g]", lo, hi);
     fail("--" + name + " must be a number in " + range + ", got '" + it->second + "'");

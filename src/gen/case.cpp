@@ -85,7 +85,8 @@ std::vector<std::string> write_case(const GemmCase& c, const std::string& dir, c
   put("c_golden.bin", c.golden.data(), c.golden.size() * 4);
   if (originals) {
     const GemmShape& s = c.plan.shape;
-    const auto npy = [&](const std::string& file, const std::vector<int8_t>& m, uint32_t rows, uint32_t cols) {
+    const auto npy = [&](const std::string& file, const std::vector<int8_t>& m, uint32_t rows,
+                         uint32_t cols) {
       const std::string p = (fs::path(dir) / file).string();
       save_i8_npy(p, m, rows, cols);
       written.push_back(p);

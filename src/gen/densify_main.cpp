@@ -13,7 +13,8 @@
 namespace aicore::gen {
 
 const char* densify_usage() {
-  return "usage: densify INPUT [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy] [--strict]\n"
+  return "usage: densify INPUT [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy] "
+         "[--strict]\n"
          "  INPUT is the original sparse B, K x N int8: a .npy, or raw row-major bytes (then --k and --n).\n"
          "  --b-out     dense B' (K/2 x N) in Zn fractals, raw, zero padded to whole 512 B fractals\n"
          "  --idx-out   2-bit indexes, 128 B per B' fractal (isa.md section 5)\n"
@@ -40,7 +41,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
   const auto n = static_cast<uint32_t>(args.uint("n", 0, 1, 1u << 20));
   const I8Matrix b = load_i8_matrix(input, k, n, "input B");
   if (b.rows % 4)
-    throw InputError(SourceLoc{input}, "4:2 densify needs K (rows) a multiple of 4, got " + std::to_string(b.rows));
+    throw InputError(SourceLoc{input},
+                     "4:2 densify needs K (rows) a multiple of 4, got " + std::to_string(b.rows));
 
   const LossReport loss = sparsity_loss(b.data.data(), b.rows, b.cols);
   out << "B: " << b.rows << " x " << b.cols << " int8 from " << input << "\n"
@@ -50,7 +52,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
   if (loss.lossy_groups) {
     for (const auto& e : loss.examples) err << "  " << e << "\n";
     if (args.flag("strict")) {
-      err << "densify: error: " << loss.lossy_groups << " groups have more than 2 non-zeros (" << loss.dropped_values
+      err << "densify: error: " << loss.lossy_groups << " groups have more than 2 non-zeros ("
+          << loss.dropped_values
           << " values would be dropped); --strict forbids lossy input, nothing written\n";
       return 2;
     }

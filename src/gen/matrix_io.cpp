@@ -9,7 +9,9 @@
 namespace aicore::gen {
 
 namespace {
-[[noreturn]] void bad(const std::string& path, const std::string& msg) { throw InputError(SourceLoc{path}, msg); }
+[[noreturn]] void bad(const std::string& path, const std::string& msg) {
+  throw InputError(SourceLoc{path}, msg);
+}
 }  // namespace
 
 bool has_npy_extension(const std::string& path) {
@@ -29,7 +31,8 @@ I8Matrix load_i8_matrix(const std::string& path, uint32_t rows, uint32_t cols, c
     }
     if (a.descr != "|i1" && a.descr != "<i1" && a.descr != "i1")
       bad(path, what + " must be an int8 array (dtype '|i1'), not '" + a.descr + "'");
-    if (a.shape.size() != 2) bad(path, what + " must be a 2-D array, got " + std::to_string(a.shape.size()) + "-D");
+    if (a.shape.size() != 2)
+      bad(path, what + " must be a 2-D array, got " + std::to_string(a.shape.size()) + "-D");
     if (a.shape[0] == 0 || a.shape[1] == 0 || a.shape[0] > UINT32_MAX || a.shape[1] > UINT32_MAX)
       bad(path, what + " has an unusable shape");
     m.rows = static_cast<uint32_t>(a.shape[0]);
@@ -46,8 +49,8 @@ I8Matrix load_i8_matrix(const std::string& path, uint32_t rows, uint32_t cols, c
   if (!f) bad(path, "cannot open " + what);
   std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (bytes.size() != uint64_t{rows} * cols)
-    bad(path, what + " has " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(rows) + " x " +
-                  std::to_string(cols) + " = " + std::to_string(uint64_t{rows} * cols));
+    bad(path, what + " has " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(rows) +
+                  " x " + std::to_string(cols) + " = " + std::to_string(uint64_t{rows} * cols));
   m.rows = rows;
   m.cols = cols;
   m.data.assign(bytes.begin(), bytes.end());

@@ -12,11 +12,17 @@ namespace {
 
 using isa::ceil_div;
 
-[[noreturn]] void bad(const std::string& msg) { throw InputError(SourceLoc{"gen"}, msg); }
+[[noreturn]] void bad(const std::string& msg) {
+  throw InputError(SourceLoc{"gen"}, msg);
+}
 
-uint64_t round_up(uint64_t v, uint64_t to) { return ceil_div(v, to) * to; }
+uint64_t round_up(uint64_t v, uint64_t to) {
+  return ceil_div(v, to) * to;
+}
 // K elements of B per fractal row: B' packs 32 dense = 64 original K; dense B 32.
-uint32_t k_unit(bool sparse) { return sparse ? 64 : 32; }
+uint32_t k_unit(bool sparse) {
+  return sparse ? 64 : 32;
+}
 
 struct TileBytes {
   uint64_t a, b, idx, c;
@@ -35,11 +41,14 @@ std::string misfit(const GemmShape& s, uint32_t tm, uint32_t tn, uint32_t tk, ui
   if (t.a > l0ab) return "A tile needs " + kib(t.a) + " of L0A, " + kib(l0ab) + " available";
   if (t.b > l0ab) return "B tile needs " + kib(t.b) + " of L0B, " + kib(l0ab) + " available";
   if (t.c > l0c) return "C tile needs " + kib(t.c) + " of L0C, " + kib(l0c) + " available";
-  if (round_up(t.a, 512) + round_up(t.b, 512) + t.idx > l1) return "tile needs more than " + kib(l1) + " of L1";
+  if (round_up(t.a, 512) + round_up(t.b, 512) + t.idx > l1)
+    return "tile needs more than " + kib(l1) + " of L1";
   return "";
 }
 
-uint32_t clip(uint32_t want, uint32_t full) { return std::min(want, full); }
+uint32_t clip(uint32_t want, uint32_t full) {
+  return std::min(want, full);
+}
 
 }  // namespace
 
@@ -47,14 +56,15 @@ std::string Plan::describe() const {
   std::string s = std::to_string(shape.M) + "x" + std::to_string(shape.K) + "x" + std::to_string(shape.N) +
                   (shape.sparse ? " sparse 4:2" : " dense") + ", ";
   if (steps() == 1) return s + "single tile";
-  return s + "tiles (m x k x n) " + std::to_string(tm) + "x" + std::to_string(tk) + "x" + std::to_string(tn) + " (" +
-         std::to_string(m_tiles) + " x " + std::to_string(n_tiles) + " output tiles, " + std::to_string(k_chunks) +
-         " k-chunks, " + std::to_string(steps()) + " steps, double-buffered)";
+  return s + "tiles (m x k x n) " + std::to_string(tm) + "x" + std::to_string(tk) + "x" + std::to_string(tn) +
+         " (" + std::to_string(m_tiles) + " x " + std::to_string(n_tiles) + " output tiles, " +
+         std::to_string(k_chunks) + " k-chunks, " + std::to_string(steps()) + " steps, double-buffered)";
 }
 
 Plan make_plan(const GemmShape& s, const TileRequest& req) {
   if (s.M == 0 || s.K == 0 || s.N == 0) bad("--m, --k and --n must be positive");
-  if (s.sparse && s.K % 4 != 0) bad("4:2 sparse needs K a multiple of 4 (got --k " + std::to_string(s.K) + ")");
+  if (s.sparse && s.K % 4 != 0)
+    bad("4:2 sparse needs K a multiple of 4 (got --k " + std::to_string(s.K) + ")");
   // Field ranges that depend on the whole problem: Nd2Nz srcDValue = K (u16); the B DataCopy
   // skips the other column blocks with srcGap = (N1 - tn1) * 16 (u16).
   if (s.K > 65535) bad("K is limited to 65535 (DataCopyNd2Nz srcDValue is 16 bits)");
@@ -63,7 +73,8 @@ Plan make_plan(const GemmShape& s, const TileRequest& req) {
   Plan p;
   p.shape = s;
   const uint32_t unit = k_unit(s.sparse);
-  const uint32_t m16 = static_cast<uint32_t>(round_up(s.M, 16)), n16 = static_cast<uint32_t>(round_up(s.N, 16));
+  const uint32_t m16 = static_cast<uint32_t>(round_up(s.M, 16)),
+                 n16 = static_cast<uint32_t>(round_up(s.N, 16));
   const uint32_t ku = static_cast<uint32_t>(round_up(s.K, unit));
   const bool requested = req.m || req.n || req.k;
   if (!requested && misfit(s, s.M, s.N, s.K, kL0ABytes, kL0CBytes, kL1Bytes).empty()) {
@@ -74,8 +85,8 @@ Plan make_plan(const GemmShape& s, const TileRequest& req) {
     if (req.m % 16) bad("--tile-m must be a multiple of 16 (got " + std::to_string(req.m) + ")");
     if (req.n % 16) bad("--tile-n must be a multiple of 16 (got " + std::to_string(req.n) + ")");
     if (req.k % unit)
-      bad("--tile-k must be a multiple of " + std::to_string(unit) + (s.sparse ? " for 4:2 sparse" : " for int8") +
-          " (got " + std::to_string(req.k) + ")");
+      bad("--tile-k must be a multiple of " + std::to_string(unit) +
+          (s.sparse ? " for 4:2 sparse" : " for int8") + " (got " + std::to_string(req.k) + ")");
     p.tm = clip(req.m ? req.m : 128, m16);
     p.tn = clip(req.n ? req.n : 128, n16);
     p.tk = clip(req.k ? req.k : 256, ku);
@@ -86,9 +97,8 @@ Plan make_plan(const GemmShape& s, const TileRequest& req) {
   p.double_buffered = p.steps() > 1;
   p.l0c_double = uint64_t{p.m_tiles} * p.n_tiles > 1;
   const uint64_t bufs = p.double_buffered ? 2 : 1, cbufs = p.l0c_double ? 2 : 1;
-  const std::string why =
-      misfit(s, std::min(p.tm, s.M), std::min(p.tn, s.N), std::min(p.tk, s.K), kL0ABytes / bufs, kL0CBytes / cbufs,
-             kL1Bytes / bufs);
+  const std::string why = misfit(s, std::min(p.tm, s.M), std::min(p.tn, s.N), std::min(p.tk, s.K),
+                                 kL0ABytes / bufs, kL0CBytes / cbufs, kL1Bytes / bufs);
   if (!why.empty())
     bad("tile (m x k x n) " + std::to_string(p.tm) + "x" + std::to_string(p.tk) + "x" + std::to_string(p.tn) +
         " does not fit" + (p.double_buffered ? " double-buffered" : "") + ": " + why +
@@ -105,20 +115,26 @@ Plan make_plan(const GemmShape& s, const TileRequest& req) {
   return p;
 }
 
-uint32_t gm_index_c(const Plan& p) { return p.shape.sparse ? 3 : 2; }
+uint32_t gm_index_c(const Plan& p) {
+  return p.shape.sparse ? 3 : 2;
+}
 
 std::vector<std::string> gm_names(const Plan& p) {
   if (p.shape.sparse) return {"a", "b", "idx", "c"};
   return {"a", "b", "c"};
 }
 
-uint64_t gm_bytes_a(const Plan& p) { return uint64_t{p.shape.M} * p.shape.K; }
+uint64_t gm_bytes_a(const Plan& p) {
+  return uint64_t{p.shape.M} * p.shape.K;
+}
 uint64_t gm_bytes_b(const Plan& p) {
   return ceil_div(p.shape.K, k_unit(p.shape.sparse)) * ceil_div(p.shape.N, 16) * 512;
 }
 uint64_t gm_bytes_idx(const Plan& p) {
   return p.shape.sparse ? ceil_div(p.shape.K, 64) * ceil_div(p.shape.N, 16) * 128 : 0;
 }
-uint64_t gm_bytes_c(const Plan& p) { return uint64_t{p.shape.M} * p.n16() * 4; }
+uint64_t gm_bytes_c(const Plan& p) {
+  return uint64_t{p.shape.M} * p.n16() * 4;
+}
 
 }  // namespace aicore::gen

@@ -15,9 +15,15 @@ using isa::ceil_div;
 using isa::Pipe;
 using isa::Space;
 
-Addr on(Space s, uint64_t off) { return Addr{s, 0, off}; }
-Addr gm(uint32_t tensor, uint64_t off) { return Addr{Space::GM, tensor, off}; }
-uint16_t u16(uint64_t v) { return static_cast<uint16_t>(v); }  // ranges proven by make_plan
+Addr on(Space s, uint64_t off) {
+  return Addr{s, 0, off};
+}
+Addr gm(uint32_t tensor, uint64_t off) {
+  return Addr{Space::GM, tensor, off};
+}
+uint16_t u16(uint64_t v) {
+  return static_cast<uint16_t>(v);
+}  // ranges proven by make_plan
 
 struct Emitter {
   std::vector<Emitted> out;
@@ -89,10 +95,10 @@ class Builder {
     const uint64_t kb0 = st.k0 / k_unit(), kbn = ceil_div(st.kc, k_unit());
 
     // MTE2: GM -> L1 slot.
-    e_.note = "tile " + std::to_string(st.tile) + " rows " + std::to_string(st.m0) + "+" + std::to_string(st.mr) +
-              " cols " + std::to_string(st.n0) + "+" + std::to_string(st.nr) + ", k " + std::to_string(st.k0) + "+" +
-              std::to_string(st.kc) + " (L1/L0 slot " + std::to_string(st.slot) + ", L0C slot " +
-              std::to_string(st.cslot) + ")";
+    e_.note = "tile " + std::to_string(st.tile) + " rows " + std::to_string(st.m0) + "+" +
+              std::to_string(st.mr) + " cols " + std::to_string(st.n0) + "+" + std::to_string(st.nr) +
+              ", k " + std::to_string(st.k0) + "+" + std::to_string(st.kc) + " (L1/L0 slot " +
+              std::to_string(st.slot) + ", L0C slot " + std::to_string(st.cslot) + ")";
     if (db) e_.wait(Pipe::MTE1, Pipe::MTE2, st.slot);
     isa::DataCopyNd2Nz a;
     a.dst = on(Space::L1, l1 + p_.l1_a);
@@ -103,7 +109,8 @@ class Builder {
     a.dstNzC0Stride = u16(mr1 * 16);
     e_.op(a);
     copy_fractals(1, l1 + p_.l1_b, (kb0 * n1 + st.n0 / 16) * 512, kbn, tn1 * 16, (n1 - tn1) * 16);
-    if (s_.sparse) copy_fractals(2, l1 + p_.l1_idx, (kb0 * n1 + st.n0 / 16) * 128, kbn, tn1 * 4, (n1 - tn1) * 4);
+    if (s_.sparse)
+      copy_fractals(2, l1 + p_.l1_idx, (kb0 * n1 + st.n0 / 16) * 128, kbn, tn1 * 4, (n1 - tn1) * 4);
     e_.set(Pipe::MTE2, Pipe::MTE1, st.slot);
 
     // MTE1: L1 -> L0A (NZ -> Zz, one LoadData per 16-row block) and L0B.
@@ -193,6 +200,8 @@ class Builder {
 
 }  // namespace
 
-std::vector<Emitted> emit_program(const Plan& p) { return Builder(p).run(); }
+std::vector<Emitted> emit_program(const Plan& p) {
+  return Builder(p).run();
+}
 
 }  // namespace aicore::gen

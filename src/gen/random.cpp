@@ -18,7 +18,8 @@ std::vector<int8_t> random_i8(Rng& rng, uint64_t count, double density) {
 }
 
 std::vector<int8_t> random_sparse_b(Rng& rng, uint32_t K, uint32_t N, double density, double lossy) {
-  if (K % 4 != 0) throw std::invalid_argument("4:2 sparse B needs K a multiple of 4 (got " + std::to_string(K) + ")");
+  if (K % 4 != 0)
+    throw std::invalid_argument("4:2 sparse B needs K a multiple of 4 (got " + std::to_string(K) + ")");
   static const uint8_t kPairs[6] = {0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100};
   static const uint8_t kLossy[5] = {0b0111, 0b1011, 0b1101, 0b1110, 0b1111};
   std::vector<int8_t> b(uint64_t{K} * N, 0);

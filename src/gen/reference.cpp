@@ -29,8 +29,8 @@ LossReport sparsity_loss(const int8_t* b, uint32_t K, uint32_t N, size_t max_exa
       ++r.lossy_groups;
       r.dropped_values += nz - 2;
       if (r.examples.size() >= max_examples) continue;
-      std::string s = "column n=" + std::to_string(n) + ", k=" + std::to_string(g) + ".." + std::to_string(g + 3) +
-                      ": values";
+      std::string s = "column n=" + std::to_string(n) + ", k=" + std::to_string(g) + ".." +
+                      std::to_string(g + 3) + ": values";
       for (uint32_t k = g; k < g + 4; ++k) s += " " + std::to_string(int{b[uint64_t{k} * N + n]});
       r.examples.push_back(s + " -> " + std::to_string(nz - 2) + " dropped");
     }

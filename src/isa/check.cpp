@@ -224,7 +224,9 @@ Footprint footprint(const Op& op) {
   return f.fp;
 }
 
-uint64_t bytes_moved(const Op& op) { return bytes_moved(op, footprint(op)); }
+uint64_t bytes_moved(const Op& op) {
+  return bytes_moved(op, footprint(op));
+}
 
 uint64_t bytes_moved(const Op& op, const Footprint& fp) {
   if (const auto* f = std::get_if<Fixpipe>(&op)) return uint64_t{f->ndNum} * f->mSize * f->nSize * 4;

@@ -1,16 +1,22 @@
-#include "aicore/isa/instructions.hpp"
 #include "aicore/isa/types.hpp"
+#include "aicore/isa/instructions.hpp"
 
 namespace aicore::isa {
 
 const char* to_string(Pipe p) {
   switch (p) {
-    case Pipe::S: return "S";
-    case Pipe::MTE2: return "MTE2";
-    case Pipe::MTE1: return "MTE1";
-    case Pipe::M: return "M";
-    case Pipe::FIX: return "FIX";
-    case Pipe::MTE3: return "MTE3";
+    case Pipe::S:
+      return "S";
+    case Pipe::MTE2:
+      return "MTE2";
+    case Pipe::MTE1:
+      return "MTE1";
+    case Pipe::M:
+      return "M";
+    case Pipe::FIX:
+      return "FIX";
+    case Pipe::MTE3:
+      return "MTE3";
   }
   return "?";
 }
@@ -25,23 +31,34 @@ std::optional<Pipe> pipe_from_string(std::string_view s) {
 
 const char* to_string(Space s) {
   switch (s) {
-    case Space::GM: return "GM";
-    case Space::L1: return "L1";
-    case Space::L0A: return "L0A";
-    case Space::L0B: return "L0B";
-    case Space::L0C: return "L0C";
-    case Space::SparseIndex: return "index buffer";
+    case Space::GM:
+      return "GM";
+    case Space::L1:
+      return "L1";
+    case Space::L0A:
+      return "L0A";
+    case Space::L0B:
+      return "L0B";
+    case Space::L0C:
+      return "L0C";
+    case Space::SparseIndex:
+      return "index buffer";
   }
   return "?";
 }
 
 const char* to_string(DType t) {
   switch (t) {
-    case DType::Int8: return "int8";
-    case DType::Half: return "half";
-    case DType::BF16: return "bf16";
-    case DType::Int32: return "int32";
-    case DType::Float: return "float";
+    case DType::Int8:
+      return "int8";
+    case DType::Half:
+      return "half";
+    case DType::BF16:
+      return "bf16";
+    case DType::Int32:
+      return "int32";
+    case DType::Float:
+      return "float";
   }
   return "?";
 }
@@ -57,24 +74,29 @@ std::optional<DType> dtype_from_string(const std::string& s) {
 
 uint32_t size_of(DType t) {
   switch (t) {
-    case DType::Int8: return 1;
+    case DType::Int8:
+      return 1;
     case DType::Half:
-    case DType::BF16: return 2;
+    case DType::BF16:
+      return 2;
     case DType::Int32:
-    case DType::Float: return 4;
+    case DType::Float:
+      return 4;
   }
   return 1;
 }
 
 bool is_legal_event(EventPair e) {
   using P = Pipe;
-  struct Pair { P s, d; };
+  struct Pair {
+    P s, d;
+  };
   // isa.md section 8: Cube-core pairs plus the scalar and MTE3 pairs.
   static constexpr Pair kLegal[] = {
-      {P::M, P::MTE1},    {P::M, P::MTE2},    {P::M, P::FIX},     {P::MTE1, P::M},  {P::MTE1, P::MTE2},
-      {P::MTE1, P::MTE3}, {P::MTE1, P::FIX},  {P::MTE2, P::M},    {P::MTE2, P::MTE1}, {P::MTE2, P::MTE3},
-      {P::MTE3, P::MTE1}, {P::MTE3, P::MTE2}, {P::FIX, P::M},     {P::FIX, P::MTE1}, {P::S, P::MTE2},
-      {P::MTE2, P::S},    {P::S, P::MTE3},    {P::MTE3, P::S},    {P::M, P::S},     {P::FIX, P::S},
+      {P::M, P::MTE1},    {P::M, P::MTE2},    {P::M, P::FIX},  {P::MTE1, P::M},    {P::MTE1, P::MTE2},
+      {P::MTE1, P::MTE3}, {P::MTE1, P::FIX},  {P::MTE2, P::M}, {P::MTE2, P::MTE1}, {P::MTE2, P::MTE3},
+      {P::MTE3, P::MTE1}, {P::MTE3, P::MTE2}, {P::FIX, P::M},  {P::FIX, P::MTE1},  {P::S, P::MTE2},
+      {P::MTE2, P::S},    {P::S, P::MTE3},    {P::MTE3, P::S}, {P::M, P::S},       {P::FIX, P::S},
       {P::FIX, P::MTE3},  {P::FIX, P::FIX},
   };
   for (const auto& p : kLegal)
@@ -109,7 +131,11 @@ struct PipeOf {
 };
 }  // namespace
 
-const char* mnemonic(const Op& op) { return std::visit(MnemonicOf{}, op); }
-Pipe pipe_of(const Op& op) { return std::visit(PipeOf{}, op); }
+const char* mnemonic(const Op& op) {
+  return std::visit(MnemonicOf{}, op);
+}
+Pipe pipe_of(const Op& op) {
+  return std::visit(PipeOf{}, op);
+}
 
 }  // namespace aicore::isa

@@ -9,8 +9,10 @@ std::string SimContext::where(const isa::Instruction& instr) const {
          std::to_string(instr.index) + ")";
 }
 
-void SimContext::raise(FaultKind kind, const std::string& what, const isa::Instruction& instr, uint64_t cycle) {
-  raise(kind, where(instr) + " at cycle " + std::to_string(cycle) + ": " + to_string(kind) + ": " + what, cycle);
+void SimContext::raise(FaultKind kind, const std::string& what, const isa::Instruction& instr,
+                       uint64_t cycle) {
+  raise(kind, where(instr) + " at cycle " + std::to_string(cycle) + ": " + to_string(kind) + ": " + what,
+        cycle);
 }
 
 void SimContext::raise(FaultKind kind, const std::string& what, uint64_t cycle) {

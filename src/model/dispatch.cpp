@@ -144,7 +144,9 @@ void Dispatcher::release_slow(uint64_t before) {
   for (const Key& k : ready_) deliver(k);
 }
 
-void Dispatcher::flush_all() { release(UINT64_MAX); }
+void Dispatcher::flush_all() {
+  release(UINT64_MAX);
+}
 
 void Dispatcher::deliver(const Key& k) {
   const uint32_t slot = k.ref >> kKindBits;

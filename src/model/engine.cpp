@@ -12,7 +12,8 @@
 
 namespace aicore::model {
 
-Engine::Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, SimContext& ctx, SyncUnit& sync)
+Engine::Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, SimContext& ctx,
+               SyncUnit& sync)
     : sc_core::sc_module(name),
       socket("socket"),
       pipe_(pipe),
@@ -84,8 +85,8 @@ std::string Engine::blocked_on() const {
     // Built only when a deadlock is reported: the hot path records nothing but current_.
     std::string what = "its start cycle";
     if (const auto* w = std::get_if<isa::WaitFlag>(&current_->op))
-      what = std::string("flag ") + isa::to_string(w->event.src) + "_" + isa::to_string(w->event.dst) + " id " +
-             std::to_string(w->id);
+      what = std::string("flag ") + isa::to_string(w->event.src) + "_" + isa::to_string(w->event.dst) +
+             " id " + std::to_string(w->id);
     return ctx_.where(*current_) + " waiting for " + what;
   }
   if (!queue_.empty()) return ctx_.where(queue_.front().instr) + " queued";
@@ -115,8 +116,9 @@ void Engine::run() {
 void Engine::record(InstrRecord& r) {
   r.pipe = pipe_;
   if (log().should_log(spdlog::level::debug))
-    log().debug("{} #{} line {} {}: issue {} start {} busy until {} done {}", isa::to_string(pipe_), r.instr->index,
-                r.instr->line, isa::mnemonic(r.instr->op), r.issue_cycle, r.start_cycle, r.busy_end, r.end_cycle);
+    log().debug("{} #{} line {} {}: issue {} start {} busy until {} done {}", isa::to_string(pipe_),
+                r.instr->index, r.instr->line, isa::mnemonic(r.instr->op), r.issue_cycle, r.start_cycle,
+                r.busy_end, r.end_cycle);
   ++instructions_;
   busy_cycles_ += r.busy_end - r.start_cycle;
   stall_cycles_ += r.wait_cycles;

@@ -1,9 +1,9 @@
 #include "aicore/model/issue_unit.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <new>
-#include <unistd.h>
 
 #include "aicore/model/clock.hpp"
 #include "aicore/trace/data_file.hpp"
@@ -18,14 +18,16 @@ uint64_t host_memory_bytes() {
 }
 }  // namespace
 
-IssueUnit::IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::PrefetchReader& reader,
-                     Memory& gm, std::array<Engine*, isa::kPipeCount> engines)
+IssueUnit::IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync,
+                     trace::PrefetchReader& reader, Memory& gm, std::array<Engine*, isa::kPipeCount> engines)
     : sc_core::sc_module(name), ctx_(ctx), sync_(sync), reader_(reader), gm_(gm), engines_(engines) {
   SC_HAS_PROCESS(IssueUnit);
   SC_THREAD(run);
 }
 
-uint64_t IssueUnit::horizon() const { return finished_ ? UINT64_MAX : next_slot_; }
+uint64_t IssueUnit::horizon() const {
+  return finished_ ? UINT64_MAX : next_slot_;
+}
 
 std::string IssueUnit::blocked_on() const {
   if (finished_ || !current_) return "";
@@ -45,10 +47,18 @@ void IssueUnit::run() {
   try {
     while (!ctx_.fault && reader_.next(st)) {
       switch (st.kind) {
-        case trace::Statement::Kind::Gm: declare_gm(st.gm); break;
-        case trace::Statement::Kind::Out: outs_.push_back(st.out); break;
-        case trace::Statement::Kind::Expect: expects_.push_back(st.expect); break;
-        case trace::Statement::Kind::Instr: issue(st.instr); break;
+        case trace::Statement::Kind::Gm:
+          declare_gm(st.gm);
+          break;
+        case trace::Statement::Kind::Out:
+          outs_.push_back(st.out);
+          break;
+        case trace::Statement::Kind::Expect:
+          expects_.push_back(st.expect);
+          break;
+        case trace::Statement::Kind::Instr:
+          issue(st.instr);
+          break;
       }
     }
   } catch (const InputError& e) {

@@ -23,7 +23,9 @@ uint8_t* Memory::add_tensor(uint64_t bytes) {
   return tensor_data(static_cast<uint32_t>(tensors_.size() - 1));
 }
 
-uint8_t* Memory::tensor_data(uint32_t id) { return tensors_[id].empty() ? nullptr : tensors_[id].data(); }
+uint8_t* Memory::tensor_data(uint32_t id) {
+  return tensors_[id].empty() ? nullptr : tensors_[id].data();
+}
 
 uint64_t Memory::shared_transfer(uint64_t now, uint64_t bytes, uint64_t path_cycles) {
   const double cap = params_.shared_bytes_per_cycle;

@@ -59,8 +59,10 @@ struct Simulation::Impl {
     l0a = std::make_unique<Memory>("l0a", MemoryParams{Space::L0A, b.l0a_bytes, 0, alloc});
     l0b = std::make_unique<Memory>("l0b", MemoryParams{Space::L0B, b.l0b_bytes, 0, alloc});
     l0c = std::make_unique<Memory>("l0c", MemoryParams{Space::L0C, b.l0c_bytes, 0, alloc});
-    idx = std::make_unique<Memory>("index_buffer", MemoryParams{Space::SparseIndex, b.sparse_index_bytes, 0, alloc});
-    for (Memory* m : {l1.get(), l0a.get(), l0b.get(), l0c.get(), idx.get()}) ctx.view.attach(m->space(), m->data(), m->size());
+    idx = std::make_unique<Memory>("index_buffer",
+                                   MemoryParams{Space::SparseIndex, b.sparse_index_bytes, 0, alloc});
+    for (Memory* m : {l1.get(), l0a.get(), l0b.get(), l0c.get(), idx.get()})
+      ctx.view.attach(m->space(), m->data(), m->size());
 
     const config::Issue& q = cfg.issue;
     mte2 = std::make_unique<Engine>("mte2", Pipe::MTE2, q.queue_depth_mte2, ctx, sync);
@@ -111,7 +113,9 @@ Simulation::Simulation(const config::Config& cfg, const std::string& trace_path,
 
 Simulation::~Simulation() = default;
 
-void Simulation::add_observer(Observer* o) { impl_->ctx.dispatch.add_observer(o); }
+void Simulation::add_observer(Observer* o) {
+  impl_->ctx.dispatch.add_observer(o);
+}
 
 RunSummary Simulation::run() {
   Impl& s = *impl_;
@@ -130,8 +134,8 @@ RunSummary Simulation::run() {
     bool all_done = s.issue->finished();
     for (Engine* e : s.engines()) all_done = all_done && e->finished();
     if (!all_done) {
-      std::string msg = s.ctx.trace_name + ": deadlock at cycle " + std::to_string(end) +
-                        ": no pipe can make progress:";
+      std::string msg =
+          s.ctx.trace_name + ": deadlock at cycle " + std::to_string(end) + ": no pipe can make progress:";
       if (!s.issue->blocked_on().empty()) msg += "\n  S: " + s.issue->blocked_on();
       for (Engine* e : s.engines()) {
         const std::string b = e->blocked_on();
@@ -149,8 +153,9 @@ RunSummary Simulation::run() {
   out.instructions = s.issue->instructions();
   PipeSummary& sp = out.pipes[static_cast<size_t>(Pipe::S)];
   sp.instructions = out.instructions;
-  sp.busy_cycles = static_cast<uint64_t>(std::ceil(out.instructions / s.ctx.cfg.issue.instructions_per_cycle)) +
-                   s.issue->busy_cycles();
+  sp.busy_cycles =
+      static_cast<uint64_t>(std::ceil(out.instructions / s.ctx.cfg.issue.instructions_per_cycle)) +
+      s.issue->busy_cycles();
   sp.stall_cycles = s.issue->stall_cycles();
   for (Engine* e : s.engines()) {
     PipeSummary& p = out.pipes[static_cast<size_t>(e->pipe())];
@@ -165,9 +170,17 @@ RunSummary Simulation::run() {
   return out;
 }
 
-const std::vector<trace::GmDecl>& Simulation::tensors() const { return impl_->issue->tensors(); }
-const uint8_t* Simulation::tensor_data(uint32_t id) const { return impl_->gm->tensor_data(id); }
-const std::vector<trace::OutDecl>& Simulation::outs() const { return impl_->issue->outs(); }
-const std::vector<trace::ExpectDecl>& Simulation::expects() const { return impl_->issue->expects(); }
+const std::vector<trace::GmDecl>& Simulation::tensors() const {
+  return impl_->issue->tensors();
+}
+const uint8_t* Simulation::tensor_data(uint32_t id) const {
+  return impl_->gm->tensor_data(id);
+}
+const std::vector<trace::OutDecl>& Simulation::outs() const {
+  return impl_->issue->outs();
+}
+const std::vector<trace::ExpectDecl>& Simulation::expects() const {
+  return impl_->issue->expects();
+}
 
 }  // namespace aicore::model

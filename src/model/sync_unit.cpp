@@ -10,7 +10,8 @@ std::string flag_name(isa::EventPair e, uint8_t id) {
 }
 }  // namespace
 
-bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t now, uint64_t fire_cycle) {
+bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t now,
+                   uint64_t fire_cycle) {
   Flag& f = flag(e, id);
   const Pending p{fire_cycle, instr.index, instr.line};
   // Pipes run ahead of each other: a WaitFlag may already have released this flag later than

@@ -15,8 +15,12 @@ uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path) {
 
 namespace {
 
-uint64_t fractal_pairs(const isa::MmadCommon& o) { return ceil_div(o.m, 16) * ceil_div(o.n, 16); }
-bool is_noop(const isa::MmadCommon& o) { return o.m == 0 || o.n == 0 || o.k == 0; }
+uint64_t fractal_pairs(const isa::MmadCommon& o) {
+  return ceil_div(o.m, 16) * ceil_div(o.n, 16);
+}
+bool is_noop(const isa::MmadCommon& o) {
+  return o.m == 0 || o.n == 0 || o.k == 0;
+}
 
 struct CostOf {
   const config::Config& cfg;
@@ -77,7 +81,9 @@ struct CostOf {
 
 }  // namespace
 
-Cost cost_of(const isa::Op& op, const config::Config& cfg) { return cost_of(op, cfg, isa::bytes_moved(op)); }
+Cost cost_of(const isa::Op& op, const config::Config& cfg) {
+  return cost_of(op, cfg, isa::bytes_moved(op));
+}
 Cost cost_of(const isa::Op& op, const config::Config& cfg, uint64_t moved) {
   return std::visit(CostOf{cfg, moved}, op);
 }

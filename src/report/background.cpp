@@ -17,7 +17,8 @@ void BackgroundObservers::Batch::clear() {
   tensors.clear();
 }
 
-BackgroundObservers::BackgroundObservers(const std::vector<trace::GmDecl>& live_tensors) : live_(live_tensors) {
+BackgroundObservers::BackgroundObservers(const std::vector<trace::GmDecl>& live_tensors)
+    : live_(live_tensors) {
   current_.entries.reserve(kBatchEntries);
 }
 

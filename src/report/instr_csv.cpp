@@ -49,10 +49,10 @@ void InstrCsvWriter::finish() {
 
 void InstrCsvWriter::on_instruction(const model::InstrRecord& r) {
   char cause[32];
-  out_ << r.instr->index << ',' << r.instr->line << ',' << isa::mnemonic(r.instr->op) << ',' << isa::to_string(r.pipe)
-       << ',' << r.issue_cycle << ',' << r.start_cycle << ',' << r.busy_end << ',' << r.end_cycle << ',' << r.bytes
-       << ',' << r.macs << ',' << r.dense_macs << ',' << r.wait_cycles << ',' << wait_cause_text(r, cause) << ','
-       << r.queue_wait_cycles << '\n';
+  out_ << r.instr->index << ',' << r.instr->line << ',' << isa::mnemonic(r.instr->op) << ','
+       << isa::to_string(r.pipe) << ',' << r.issue_cycle << ',' << r.start_cycle << ',' << r.busy_end << ','
+       << r.end_cycle << ',' << r.bytes << ',' << r.macs << ',' << r.dense_macs << ',' << r.wait_cycles << ','
+       << wait_cause_text(r, cause) << ',' << r.queue_wait_cycles << '\n';
 }
 
 }  // namespace aicore::report

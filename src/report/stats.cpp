@@ -10,11 +10,16 @@ using isa::Pipe;
 
 const char* to_string(Path p) {
   switch (p) {
-    case Path::GmToL1: return "GM->L1";
-    case Path::L1ToL0A: return "L1->L0A";
-    case Path::L1ToL0B: return "L1->L0B";
-    case Path::L1ToL0BSparse: return "L1->L0B(sparse)";
-    case Path::L0CToGm: return "L0C->GM";
+    case Path::GmToL1:
+      return "GM->L1";
+    case Path::L1ToL0A:
+      return "L1->L0A";
+    case Path::L1ToL0B:
+      return "L1->L0B";
+    case Path::L1ToL0BSparse:
+      return "L1->L0B(sparse)";
+    case Path::L0CToGm:
+      return "L0C->GM";
   }
   return "?";
 }
@@ -22,10 +27,17 @@ const char* to_string(Path p) {
 void StatsCollector::on_instruction(const model::InstrRecord& r) {
   PipeWaits& w = waits_[static_cast<size_t>(r.pipe)];
   switch (r.wait_cause) {
-    case model::WaitCause::Flag: w.flag += r.wait_cycles; break;
-    case model::WaitCause::Barrier: w.barrier += r.wait_cycles; break;
-    case model::WaitCause::Port: w.port += r.wait_cycles; break;
-    default: break;
+    case model::WaitCause::Flag:
+      w.flag += r.wait_cycles;
+      break;
+    case model::WaitCause::Barrier:
+      w.barrier += r.wait_cycles;
+      break;
+    case model::WaitCause::Port:
+      w.port += r.wait_cycles;
+      break;
+    default:
+      break;
   }
   w.queue_full += r.queue_wait_cycles;
   macs_ += r.macs;
@@ -51,30 +63,45 @@ const Pipe kReported[] = {Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX};
 
 double path_peak(Path p, const config::Config& cfg) {
   switch (p) {
-    case Path::GmToL1: return cfg.gm.read.bytes_per_cycle;
-    case Path::L1ToL0A: return cfg.mte1.to_l0a.bytes_per_cycle;
-    case Path::L1ToL0B: return cfg.mte1.to_l0b.bytes_per_cycle;
-    case Path::L1ToL0BSparse: return cfg.mte1.sparse.bytes_per_cycle;
-    case Path::L0CToGm: return cfg.gm.write.bytes_per_cycle;
+    case Path::GmToL1:
+      return cfg.gm.read.bytes_per_cycle;
+    case Path::L1ToL0A:
+      return cfg.mte1.to_l0a.bytes_per_cycle;
+    case Path::L1ToL0B:
+      return cfg.mte1.to_l0b.bytes_per_cycle;
+    case Path::L1ToL0BSparse:
+      return cfg.mte1.sparse.bytes_per_cycle;
+    case Path::L0CToGm:
+      return cfg.gm.write.bytes_per_cycle;
   }
   return 0;
 }
 
 const char* ratio_name(Pipe p) {
   switch (p) {
-    case Pipe::S: return "aic_scalar_ratio";
-    case Pipe::MTE2: return "aic_mte2_ratio";
-    case Pipe::MTE1: return "aic_mte1_ratio";
-    case Pipe::M: return "aic_mac_ratio";
-    case Pipe::FIX: return "aic_fixpipe_ratio";
-    default: return "";
+    case Pipe::S:
+      return "aic_scalar_ratio";
+    case Pipe::MTE2:
+      return "aic_mte2_ratio";
+    case Pipe::MTE1:
+      return "aic_mte1_ratio";
+    case Pipe::M:
+      return "aic_mac_ratio";
+    case Pipe::FIX:
+      return "aic_fixpipe_ratio";
+    default:
+      return "";
   }
 }
 
-double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double ratio(uint64_t a, uint64_t b) {
+  return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 // Peak dense-equivalent MACs per cycle of the Cube: 16 x 16 output cells x K per cycle.
-double peak_macs_per_cycle(const config::Config& cfg) { return 256.0 * cfg.cube.sparse_k_per_cycle; }
+double peak_macs_per_cycle(const config::Config& cfg) {
+  return 256.0 * cfg.cube.sparse_k_per_cycle;
+}
 
 Pipe bound_pipe(const model::RunSummary& s) {
   Pipe best = Pipe::M;
@@ -112,7 +139,8 @@ nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, c
     o["stall_cycles"] = ps.stall_cycles;
     o["instructions"] = ps.instructions;
     o["busy_ratio"] = ratio(ps.busy_cycles, s.cycles);
-    o["wait_cycles"] = {{"flag", w.flag}, {"barrier", w.barrier}, {"port", w.port}, {"queue_full", w.queue_full}};
+    o["wait_cycles"] = {
+        {"flag", w.flag}, {"barrier", w.barrier}, {"port", w.port}, {"queue_full", w.queue_full}};
     j["summary"][ratio_name(p)] = ratio(ps.busy_cycles, s.cycles);
   }
   for (int i = 0; i < kPathCount; ++i) {
@@ -143,9 +171,10 @@ std::string summary_text(const model::RunSummary& s, const StatsCollector& c, co
   out += line;
   for (Pipe p : kReported) {
     const auto& ps = s.pipes[static_cast<size_t>(p)];
-    std::snprintf(line, sizeof line, "  %-4s busy %10llu cycles (%5.1f%%)  instructions %8llu  %s\n", isa::to_string(p),
-                  static_cast<unsigned long long>(ps.busy_cycles), 100.0 * ratio(ps.busy_cycles, s.cycles),
-                  static_cast<unsigned long long>(ps.instructions), ratio_name(p));
+    std::snprintf(line, sizeof line, "  %-4s busy %10llu cycles (%5.1f%%)  instructions %8llu  %s\n",
+                  isa::to_string(p), static_cast<unsigned long long>(ps.busy_cycles),
+                  100.0 * ratio(ps.busy_cycles, s.cycles), static_cast<unsigned long long>(ps.instructions),
+                  ratio_name(p));
     out += line;
   }
   std::snprintf(line, sizeof line, "  bound pipe: %s; Cube %.0f of %.0f dense-equivalent MAC/cycle\n",
@@ -158,8 +187,8 @@ std::string summary_text(const model::RunSummary& s, const StatsCollector& c, co
     const uint64_t bytes = c.path_bytes()[static_cast<size_t>(i)];
     if (!bytes) continue;
     const double avg = ratio(bytes, s.cycles), peak = path_peak(p, cfg);
-    std::snprintf(line, sizeof line, "    %-16s %8.1f of %6.0f (%5.1f%%)  %llu bytes\n", to_string(p), avg, peak,
-                  peak > 0 ? 100.0 * avg / peak : 0.0, static_cast<unsigned long long>(bytes));
+    std::snprintf(line, sizeof line, "    %-16s %8.1f of %6.0f (%5.1f%%)  %llu bytes\n", to_string(p), avg,
+                  peak, peak > 0 ? 100.0 * avg / peak : 0.0, static_cast<unsigned long long>(bytes));
     out += line;
   }
   StatsCollector::PipeWaits total;
@@ -172,7 +201,8 @@ std::string summary_text(const model::RunSummary& s, const StatsCollector& c, co
   }
   std::snprintf(line, sizeof line, "  stall cycles: flag %llu, barrier %llu, port %llu, queue_full %llu\n",
                 static_cast<unsigned long long>(total.flag), static_cast<unsigned long long>(total.barrier),
-                static_cast<unsigned long long>(total.port), static_cast<unsigned long long>(total.queue_full));
+                static_cast<unsigned long long>(total.port),
+                static_cast<unsigned long long>(total.queue_full));
   out += line;
   return out;
 }

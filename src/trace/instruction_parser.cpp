@@ -23,7 +23,9 @@ struct Field {
 template <class V>
 struct Tag {};
 
-What field_name(const char* type, const KeyValue& kv) { return What(type, kv.key); }
+What field_name(const char* type, const KeyValue& kv) {
+  return What(type, kv.key);
+}
 
 isa::Addr value_of(Tag<isa::Addr>, const KeyValue& kv, const Env& env, SpaceMask spaces) {
   return parse_operand(kv, spaces, env);

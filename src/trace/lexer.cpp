@@ -140,7 +140,8 @@ void split_tokens(std::string_view code, std::vector<Token>& out) {
     while (i < n && is_space(p[i])) ++i;
     const size_t start = i;
     while (i < n && !is_space(p[i])) ++i;
-    if (i > start) out.push_back(Token{std::string_view(p + start, i - start), static_cast<uint32_t>(start + 1)});
+    if (i > start)
+      out.push_back(Token{std::string_view(p + start, i - start), static_cast<uint32_t>(start + 1)});
   }
 }
 
@@ -205,8 +206,8 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
     digits = text.substr(2);
   }
   const auto malformed = [&] {
-    ctx.fail(column,
-             "malformed number " + quote(text) + " for " + what.str() + ": expected a decimal or 0x hex integer");
+    ctx.fail(column, "malformed number " + quote(text) + " for " + what.str() +
+                         ": expected a decimal or 0x hex integer");
   };
   if (digits.empty()) malformed();
   uint64_t v = 0;
@@ -233,7 +234,8 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
 bool parse_bool(std::string_view text, uint32_t column, const What& what, const LineContext& ctx) {
   if (text == "1" || text == "true") return true;
   if (text == "0" || text == "false") return false;
-  ctx.fail(column, "invalid boolean " + quote(text) + " for " + what.str() + ": expected 0, 1, true or false");
+  ctx.fail(column,
+           "invalid boolean " + quote(text) + " for " + what.str() + ": expected 0, 1, true or false");
 }
 
 bool is_identifier(std::string_view s) {

@@ -82,8 +82,11 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
 // string when a message is built, so the parsing hot path allocates nothing.
 struct What {
   What(const char* name) : name_(name) {}  // NOLINT: implicit on purpose
-  What(const char* type, std::string_view key, const char* sep = " field ") : type_(type), sep_(sep), name_(key) {}
-  std::string str() const { return type_ ? std::string(type_) + sep_ + std::string(name_) : std::string(name_); }
+  What(const char* type, std::string_view key, const char* sep = " field ")
+      : type_(type), sep_(sep), name_(key) {}
+  std::string str() const {
+    return type_ ? std::string(type_) + sep_ + std::string(name_) : std::string(name_);
+  }
 
  private:
   const char* type_ = nullptr;

@@ -7,7 +7,9 @@ PrefetchReader::PrefetchReader(std::unique_ptr<Reader> reader, size_t batch, siz
   thread_ = std::thread([this] { produce(); });
 }
 
-PrefetchReader::~PrefetchReader() { stop(); }
+PrefetchReader::~PrefetchReader() {
+  stop();
+}
 
 void PrefetchReader::stop() {
   {

@@ -37,7 +37,9 @@ void append_event(std::string& s, isa::EventPair e) {
 // the emitted line is as short as the Ascend C call it transliterates.
 class Line {
  public:
-  Line(std::string& s, const char* mnemonic, const std::vector<std::string>& gm) : s_(s), gm_(gm) { s_ += mnemonic; }
+  Line(std::string& s, const char* mnemonic, const std::vector<std::string>& gm) : s_(s), gm_(gm) {
+    s_ += mnemonic;
+  }
   Line& key(const char* k) {
     s_ += ' ';
     s_ += k;
@@ -61,7 +63,9 @@ class Line {
     return *this;
   }
   Line& opt(const char* k, uint64_t value, uint64_t def) { return value == def ? *this : kv(k, value); }
-  Line& opt(const char* k, isa::DType t, isa::DType def) { return t == def ? *this : kv(k, isa::to_string(t)); }
+  Line& opt(const char* k, isa::DType t, isa::DType def) {
+    return t == def ? *this : kv(k, isa::to_string(t));
+  }
 
  private:
   std::string& s_;
@@ -74,28 +78,54 @@ struct Formatter {
   Line line(const char* mnemonic) const { return Line(s, mnemonic, gm); }
 
   void operator()(const isa::DataCopy& o) const {
-    line("DataCopy").kv("dst", o.dst).kv("src", o.src).kv("blockLen", o.blockLen)
-        .opt("blockCount", o.blockCount, 1).opt("srcGap", o.srcGap, 0).opt("dstGap", o.dstGap, 0);
+    line("DataCopy")
+        .kv("dst", o.dst)
+        .kv("src", o.src)
+        .kv("blockLen", o.blockLen)
+        .opt("blockCount", o.blockCount, 1)
+        .opt("srcGap", o.srcGap, 0)
+        .opt("dstGap", o.dstGap, 0);
   }
   void operator()(const isa::DataCopyNd2Nz& o) const {
-    line("DataCopyNd2Nz").kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int8)
-        .opt("ndNum", o.ndNum, 1).kv("nValue", o.nValue).kv("dValue", o.dValue)
-        .opt("srcNdMatrixStride", o.srcNdMatrixStride, 0).kv("srcDValue", o.srcDValue)
-        .kv("dstNzC0Stride", o.dstNzC0Stride).opt("dstNzNStride", o.dstNzNStride, 1)
+    line("DataCopyNd2Nz")
+        .kv("dst", o.dst)
+        .kv("src", o.src)
+        .opt("dtype", o.dtype, isa::DType::Int8)
+        .opt("ndNum", o.ndNum, 1)
+        .kv("nValue", o.nValue)
+        .kv("dValue", o.dValue)
+        .opt("srcNdMatrixStride", o.srcNdMatrixStride, 0)
+        .kv("srcDValue", o.srcDValue)
+        .kv("dstNzC0Stride", o.dstNzC0Stride)
+        .opt("dstNzNStride", o.dstNzNStride, 1)
         .opt("dstNzMatrixStride", o.dstNzMatrixStride, 0);
   }
   void operator()(const isa::LoadData& o) const {
-    line("LoadData").kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int8)
-        .opt("startIndex", o.startIndex, 0).kv("repeatTimes", o.repeatTimes).opt("srcStride", o.srcStride, 0)
-        .opt("dstGap", o.dstGap, 0).opt("ifTranspose", o.ifTranspose, 0).opt("sid", o.sid, 0)
+    line("LoadData")
+        .kv("dst", o.dst)
+        .kv("src", o.src)
+        .opt("dtype", o.dtype, isa::DType::Int8)
+        .opt("startIndex", o.startIndex, 0)
+        .kv("repeatTimes", o.repeatTimes)
+        .opt("srcStride", o.srcStride, 0)
+        .opt("dstGap", o.dstGap, 0)
+        .opt("ifTranspose", o.ifTranspose, 0)
+        .opt("sid", o.sid, 0)
         .opt("addrMode", o.addrMode, 0);
   }
   void operator()(const isa::LoadDataWithSparse& o) const {
     // The unused struct fields are written only when set, so an illegal op stays visible
     // in the trace (the simulator then reports it) instead of being silently cleaned.
-    line("LoadDataWithSparse").kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx)
-        .opt("startIndex", o.startIndex, 0).kv("repeatTimes", o.repeatTimes).opt("srcStride", o.srcStride, 0)
-        .opt("dstGap", o.dstGap, 0).opt("ifTranspose", o.ifTranspose, 0).opt("sid", o.sid, 0)
+    line("LoadDataWithSparse")
+        .kv("dst", o.dst)
+        .kv("src", o.src)
+        .kv("idx", o.idx)
+        .opt("startIndex", o.startIndex, 0)
+        .kv("repeatTimes", o.repeatTimes)
+        .opt("srcStride", o.srcStride, 0)
+        .opt("dstGap", o.dstGap, 0)
+        .opt("ifTranspose", o.ifTranspose, 0)
+        .opt("sid", o.sid, 0)
         .opt("addrMode", o.addrMode, 0);
   }
   Line mmad(const char* name, const isa::MmadCommon& o) const {
@@ -104,8 +134,10 @@ struct Formatter {
     return l;
   }
   static void mmad_tail(Line& l, const isa::MmadCommon& o) {
-    l.opt("cmatrixInitVal", o.cmatrixInitVal, 1).opt("cmatrixSource", o.cmatrixSource, 0)
-        .opt("isBias", o.isBias, 0).opt("unitFlag", o.unitFlag, 0);
+    l.opt("cmatrixInitVal", o.cmatrixInitVal, 1)
+        .opt("cmatrixSource", o.cmatrixSource, 0)
+        .opt("isBias", o.isBias, 0)
+        .opt("unitFlag", o.unitFlag, 0);
   }
   void operator()(const isa::Mmad& o) const {
     Line l = mmad("Mmad", o);
@@ -117,9 +149,17 @@ struct Formatter {
     mmad_tail(l, o);
   }
   void operator()(const isa::Fixpipe& o) const {
-    line("Fixpipe").kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int32)
-        .kv("nSize", o.nSize).kv("mSize", o.mSize).kv("srcStride", o.srcStride).kv("dstStride", o.dstStride)
-        .opt("ndNum", o.ndNum, 1).opt("srcNdStride", o.srcNdStride, 0).opt("dstNdStride", o.dstNdStride, 0)
+    line("Fixpipe")
+        .kv("dst", o.dst)
+        .kv("src", o.src)
+        .opt("dtype", o.dtype, isa::DType::Int32)
+        .kv("nSize", o.nSize)
+        .kv("mSize", o.mSize)
+        .kv("srcStride", o.srcStride)
+        .kv("dstStride", o.dstStride)
+        .opt("ndNum", o.ndNum, 1)
+        .opt("srcNdStride", o.srcNdStride, 0)
+        .opt("dstNdStride", o.dstNdStride, 0)
         .opt("reluEn", o.reluEn, 0);
   }
   void operator()(const isa::SetFlag& o) const { line("SetFlag").kv("event", o.event).kv("id", o.id); }
@@ -134,11 +174,16 @@ struct Formatter {
 
 const char* space_name(isa::Space s) {
   switch (s) {
-    case isa::Space::L1: return "L1";
-    case isa::Space::L0A: return "L0A";
-    case isa::Space::L0B: return "L0B";
-    case isa::Space::L0C: return "L0C";
-    default: return nullptr;
+    case isa::Space::L1:
+      return "L1";
+    case isa::Space::L0A:
+      return "L0A";
+    case isa::Space::L0B:
+      return "L0B";
+    case isa::Space::L0C:
+      return "L0C";
+    default:
+      return nullptr;
   }
 }
 

@@ -34,10 +34,10 @@ struct Case {
   std::vector<std::string> stderr_has, stdout_has, stderr_lacks;
   std::string command = "run t.trace --out {out}";
   std::string args;
-  std::string stats_status;      // expected stats.json "status" ("" = not checked)
-  long csv_rows = -1;            // expected instr.csv data rows (-1 = not checked)
+  std::string stats_status;  // expected stats.json "status" ("" = not checked)
+  long csv_rows = -1;        // expected instr.csv data rows (-1 = not checked)
   double timeout_s = 60;
-  double max_rss_mb = 0;         // 0 = not checked
+  double max_rss_mb = 0;                // 0 = not checked
   std::vector<std::string> same_twice;  // output files that must be byte-identical over two runs
   std::vector<std::string> json_files;  // output files that must exist and parse as JSON
   std::vector<std::string> files;       // output files that must exist and not be empty
@@ -85,7 +85,8 @@ void generate(std::ofstream& out, const std::string& line) {
     std::string chunk;
     while (chunk.size() < (1u << 16)) chunk += unit;
     const uint64_t units_per_chunk = chunk.size() / unit.size();
-    for (; n >= units_per_chunk; n -= units_per_chunk) out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    for (; n >= units_per_chunk; n -= units_per_chunk)
+      out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     for (; n > 0; --n) out << unit;
   } else if (op == "newline") {
     out << "\n";
@@ -149,20 +150,34 @@ Case load_case(const std::string& path, const fs::path& dir) {
         const size_t colon = line.find(':');
         if (colon == std::string::npos) die("expected 'key: value': " + line);
         const std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
-        if (key == "exit") c.exit_status = std::stoi(value);
-        else if (key == "stderr") c.stderr_has.push_back(value);
-        else if (key == "stderr-lacks") c.stderr_lacks.push_back(value);
-        else if (key == "stdout") c.stdout_has.push_back(value);
-        else if (key == "command") c.command = value;
-        else if (key == "args") c.args = value;
-        else if (key == "stats") c.stats_status = value;
-        else if (key == "csv-rows") c.csv_rows = std::stol(value);
-        else if (key == "timeout") c.timeout_s = std::stod(value);
-        else if (key == "max-rss-mb") c.max_rss_mb = std::stod(value);
-        else if (key == "same-twice") c.same_twice = words(value);
-        else if (key == "json") c.json_files = words(value);
-        else if (key == "files") c.files = words(value);
-        else die("unknown header key '" + key + "'");
+        if (key == "exit")
+          c.exit_status = std::stoi(value);
+        else if (key == "stderr")
+          c.stderr_has.push_back(value);
+        else if (key == "stderr-lacks")
+          c.stderr_lacks.push_back(value);
+        else if (key == "stdout")
+          c.stdout_has.push_back(value);
+        else if (key == "command")
+          c.command = value;
+        else if (key == "args")
+          c.args = value;
+        else if (key == "stats")
+          c.stats_status = value;
+        else if (key == "csv-rows")
+          c.csv_rows = std::stol(value);
+        else if (key == "timeout")
+          c.timeout_s = std::stod(value);
+        else if (key == "max-rss-mb")
+          c.max_rss_mb = std::stod(value);
+        else if (key == "same-twice")
+          c.same_twice = words(value);
+        else if (key == "json")
+          c.json_files = words(value);
+        else if (key == "files")
+          c.files = words(value);
+        else
+          die("unknown header key '" + key + "'");
         break;
       }
     }
@@ -253,12 +268,16 @@ int main(int argc, char** argv) {
     results.push_back(run(sim, words(cmd), dir, c.timeout_s, std::to_string(i)));
     const Run& r = results.back();
     std::cout << c.name << ": run " << i + 1 << ": aicore-sim " << cmd << "\n  exit " << r.exit_status
-              << (r.signal ? " signal " + std::to_string(r.signal) : "") << (r.timed_out ? " (timed out)" : "")
-              << ", " << r.seconds << " s, peak RSS " << r.max_rss_mb << " MB\n";
-    if (r.timed_out) failures.push_back("did not finish within " + std::to_string(c.timeout_s) + " s");
-    else if (r.signal) failures.push_back("died by signal " + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")");
+              << (r.signal ? " signal " + std::to_string(r.signal) : "")
+              << (r.timed_out ? " (timed out)" : "") << ", " << r.seconds << " s, peak RSS " << r.max_rss_mb
+              << " MB\n";
+    if (r.timed_out)
+      failures.push_back("did not finish within " + std::to_string(c.timeout_s) + " s");
+    else if (r.signal)
+      failures.push_back("died by signal " + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")");
     else if (r.exit_status != c.exit_status)
-      failures.push_back("exit status " + std::to_string(r.exit_status) + ", expected " + std::to_string(c.exit_status));
+      failures.push_back("exit status " + std::to_string(r.exit_status) + ", expected " +
+                         std::to_string(c.exit_status));
   }
   const Run& r = results.front();
   for (const std::string& f : c.stderr_has)
@@ -271,7 +290,8 @@ int main(int argc, char** argv) {
   for (const std::string& f : c.stdout_has)
     if (r.out.find(f) == std::string::npos) failures.push_back("stdout lacks '" + f + "'");
   if (c.max_rss_mb > 0 && r.max_rss_mb > c.max_rss_mb)
-    failures.push_back("peak RSS " + std::to_string(r.max_rss_mb) + " MB > " + std::to_string(c.max_rss_mb) + " MB");
+    failures.push_back("peak RSS " + std::to_string(r.max_rss_mb) + " MB > " + std::to_string(c.max_rss_mb) +
+                       " MB");
   if (!c.stats_status.empty()) {
     const fs::path p = dir / "out" / "stats.json";
     if (!fs::exists(p)) {
@@ -280,7 +300,8 @@ int main(int argc, char** argv) {
       try {
         const nlohmann::json j = nlohmann::json::parse(slurp(p));
         if (j.value("status", "") != c.stats_status)
-          failures.push_back("stats.json status '" + j.value("status", "") + "', expected '" + c.stats_status + "'");
+          failures.push_back("stats.json status '" + j.value("status", "") + "', expected '" +
+                             c.stats_status + "'");
         const bool completed = c.stats_status == "completed";  // a mismatch or a fault is not
         if (j.value("completed", !completed) != completed)
           failures.push_back(std::string("stats.json completed is not ") + (completed ? "true" : "false"));
@@ -297,9 +318,11 @@ int main(int argc, char** argv) {
       const std::string text = slurp(p);
       long lines = 0;
       for (char ch : text) lines += ch == '\n';
-      if (!text.empty() && text.back() != '\n') failures.push_back("instr.csv ends inside a row (not flushed)");
+      if (!text.empty() && text.back() != '\n')
+        failures.push_back("instr.csv ends inside a row (not flushed)");
       if (lines - 1 != c.csv_rows)
-        failures.push_back("instr.csv has " + std::to_string(lines - 1) + " rows, expected " + std::to_string(c.csv_rows));
+        failures.push_back("instr.csv has " + std::to_string(lines - 1) + " rows, expected " +
+                           std::to_string(c.csv_rows));
     }
   }
   for (const std::string& f : c.json_files) {
@@ -312,16 +335,21 @@ int main(int argc, char** argv) {
   }
   for (const std::string& f : c.files) {
     std::error_code ec;
-    if (fs::file_size(dir / "out" / f, ec) == 0 || ec) failures.push_back("out/" + f + " is missing or empty");
+    if (fs::file_size(dir / "out" / f, ec) == 0 || ec)
+      failures.push_back("out/" + f + " is missing or empty");
   }
   for (const std::string& f : c.same_twice) {
     const fs::path a = dir / "out" / f, b = dir / "out2" / f;
-    if (!fs::exists(a) || !fs::exists(b)) failures.push_back(f + " was not written by both runs");
-    else if (slurp(a) != slurp(b)) failures.push_back(f + " differs between two runs of the same inputs");
+    if (!fs::exists(a) || !fs::exists(b))
+      failures.push_back(f + " was not written by both runs");
+    else if (slurp(a) != slurp(b))
+      failures.push_back(f + " differs between two runs of the same inputs");
   }
 
   if (!failures.empty()) {
-    std::cout << "--- stdout\n" << r.out.substr(0, 4000) << "--- stderr\n" << r.err.substr(0, 4000) << "---\n";
+    std::cout << "--- stdout\n"
+              << r.out.substr(0, 4000) << "--- stderr\n"
+              << r.err.substr(0, 4000) << "---\n";
     for (const std::string& f : failures) std::cout << "FAIL " << c.name << ": " << f << "\n";
     if (std::getenv("CATALOGUE_KEEP")) {
       std::cout << "(case files kept in " << dir.string() << ")\n";

@@ -1,12 +1,12 @@
 #include "harness.hpp"
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace harness {
 
@@ -54,7 +54,9 @@ Result run_trace(const TempDir& dir, const std::string& trace_text, const std::s
   return run("run " + trace + " --out " + dir.file("out") + " " + extra);
 }
 
-nlohmann::json stats(const TempDir& dir) { return nlohmann::json::parse(slurp(dir.file("out/stats.json"))); }
+nlohmann::json stats(const TempDir& dir) {
+  return nlohmann::json::parse(slurp(dir.file("out/stats.json")));
+}
 
 std::vector<std::vector<std::string>> csv_rows(const std::string& path, std::vector<std::string>* header) {
   std::ifstream f(path);
@@ -74,7 +76,8 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& path, std::vec
   return rows;
 }
 
-uint64_t csv_u64(const std::vector<std::string>& header, const std::vector<std::string>& row, const std::string& col) {
+uint64_t csv_u64(const std::vector<std::string>& header, const std::vector<std::string>& row,
+                 const std::string& col) {
   for (size_t i = 0; i < header.size(); ++i)
     if (header[i] == col) return std::stoull(row.at(i));
   throw std::runtime_error("no column " + col);

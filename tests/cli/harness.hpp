@@ -35,6 +35,7 @@ nlohmann::json stats(const TempDir& dir);
 
 // instr.csv rows as column-name -> value maps.
 std::vector<std::vector<std::string>> csv_rows(const std::string& path, std::vector<std::string>* header);
-uint64_t csv_u64(const std::vector<std::string>& header, const std::vector<std::string>& row, const std::string& col);
+uint64_t csv_u64(const std::vector<std::string>& header, const std::vector<std::string>& row,
+                 const std::string& col);
 
 }  // namespace harness

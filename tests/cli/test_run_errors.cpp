@@ -6,8 +6,8 @@
 
 #include "harness.hpp"
 
-using harness::TempDir;
 using Catch::Contains;
+using harness::TempDir;
 
 TEST_CASE("bad command lines exit 2 with a suggestion", "[cli][errors]") {
   auto r = harness::run("runn x.trace");
@@ -93,7 +93,8 @@ TEST_CASE("an invalid sparse index (value 3) faults with its position", "[cli][f
       "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=64\n";
   const auto r = harness::run_trace(d, trace);
   CHECK(r.status == 3);
-  CHECK_THAT(r.err, Contains("t.trace:8: MmadWithSparse") && Contains("invalid sparse index") && Contains("n=0"));
+  CHECK_THAT(r.err,
+             Contains("t.trace:8: MmadWithSparse") && Contains("invalid sparse index") && Contains("n=0"));
   // Timing-only runs never look at data, so the same trace completes.
   TempDir t;
   t.write("idx.bin", std::string(128, '\xff'));
@@ -107,14 +108,16 @@ TEST_CASE("double SetFlag is a fault, whether or not a WaitFlag comes later", "[
                               "LoadData dst=L0A:0 src=L1:0 repeatTimes=100\n"
                               "WaitFlag event=MTE2_MTE1 id=3\nWaitFlag event=MTE2_MTE1 id=3\n");
   CHECK(r.status == 3);
-  CHECK_THAT(r.err, Contains("t.trace:2: SetFlag") && Contains("double SetFlag") && Contains("MTE2_MTE1 id 3"));
+  CHECK_THAT(r.err,
+             Contains("t.trace:2: SetFlag") && Contains("double SetFlag") && Contains("MTE2_MTE1 id 3"));
   TempDir e;
   r = harness::run_trace(e, "SetFlag event=M_FIX id=0\nSetFlag event=M_FIX id=0\n");
   CHECK(r.status == 3);
   CHECK_THAT(r.err, Contains("t.trace:2: SetFlag") && Contains("double SetFlag"));
 }
 
-TEST_CASE("a wait that can never be satisfied is a deadlock naming each blocked pipe", "[cli][faults][sync]") {
+TEST_CASE("a wait that can never be satisfied is a deadlock naming each blocked pipe",
+          "[cli][faults][sync]") {
   TempDir d;
   const auto r = harness::run_trace(d,
                                     "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n"
@@ -122,7 +125,8 @@ TEST_CASE("a wait that can never be satisfied is a deadlock naming each blocked 
                                     "WaitFlag event=MTE1_M id=2\n");
   CHECK(r.status == 3);
   CHECK_THAT(r.err, Contains("deadlock at cycle") && Contains("MTE1: ") && Contains("t.trace:2: WaitFlag") &&
-                        Contains("flag MTE2_MTE1 id 1") && Contains("M: ") && Contains("t.trace:3: WaitFlag"));
+                        Contains("flag MTE2_MTE1 id 1") && Contains("M: ") &&
+                        Contains("t.trace:3: WaitFlag"));
 }
 
 TEST_CASE(".expect mismatch exits 1 with the first differing elements", "[cli][expect]") {

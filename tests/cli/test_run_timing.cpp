@@ -33,7 +33,8 @@ const char* kSparse = "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=48 
 
 }  // namespace
 
-TEST_CASE("lone LoadData to L0A: 256 B/cycle, +28 latency; latency and bandwidth are config", "[cli][timing]") {
+TEST_CASE("lone LoadData to L0A: 256 B/cycle, +28 latency; latency and bandwidth are config",
+          "[cli][timing]") {
   const Row r = row_of(kLoadL0A, 0);
   CHECK(r.start == 0);
   CHECK(r.busy_end == 6);
@@ -58,7 +59,8 @@ TEST_CASE("lone MmadWithSparse takes M1*N1*ceil(K/64) cycles plus the configured
   const Row h7 = row_of(kSparse, 0, "--set cube.head_cycles=7");
   CHECK(h7.busy_end - h7.start == 19);
   // Dense int8 of the same shape: ceil(K/32) -> twice the Cube time.
-  const Row d = row_of("Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=48 k=128\n", 0, "--set cube.head_cycles=0");
+  const Row d =
+      row_of("Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=48 k=128\n", 0, "--set cube.head_cycles=0");
   CHECK(d.busy_end - d.start == 24);
   const Row hf = row_of("Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=48 k=128 dtype=half\n", 0,
                         "--set cube.head_cycles=0");
@@ -71,7 +73,8 @@ TEST_CASE("consecutive instructions on one pipe overlap their latency", "[cli][t
   CHECK(second.start == 6);  // starts when the first one's occupancy ends, not its latency
 }
 
-TEST_CASE("SetFlag fires after earlier instructions complete; WaitFlag holds its pipe", "[cli][timing][sync]") {
+TEST_CASE("SetFlag fires after earlier instructions complete; WaitFlag holds its pipe",
+          "[cli][timing][sync]") {
   const std::string t = std::string(kLoadL0A) +
                         "SetFlag event=MTE1_M id=0\n"
                         "WaitFlag event=MTE1_M id=0\n" +
@@ -91,8 +94,9 @@ TEST_CASE("PipeBarrier waits for the pipe's earlier instructions to complete", "
 
 TEST_CASE("a full queue stalls the scalar unit", "[cli][timing][queue]") {
   // M waits on a flag MTE2 sets after a long DataCopy; 40 Mmads fill the 32-deep M queue.
-  std::string t = ".gm a size=65536\nDataCopy dst=L1:0 src=a blockLen=2048\nSetFlag event=MTE2_M id=0\n"
-                  "WaitFlag event=MTE2_M id=0\n";
+  std::string t =
+      ".gm a size=65536\nDataCopy dst=L1:0 src=a blockLen=2048\nSetFlag event=MTE2_M id=0\n"
+      "WaitFlag event=MTE2_M id=0\n";
   for (int i = 0; i < 40; ++i) t += "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\n";
   t += "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n";
   TempDir d;

@@ -12,7 +12,8 @@ TEST_CASE("every trace in traces/ matches its golden result on atlas-a2 and atla
     if (e.path().extension() != ".trace") continue;
     for (const char* preset : {"atlas-a2", "atlas-a3"}) {
       harness::TempDir d;
-      const auto r = harness::run("run " + e.path().string() + " --config " + preset + " --out " + d.file("out"));
+      const auto r =
+          harness::run("run " + e.path().string() + " --config " + preset + " --out " + d.file("out"));
       INFO(e.path() << " on " << preset << "\n" << r.out << r.err);
       CHECK(r.status == 0);
       CHECK_THAT(r.out, Catch::Contains("match"));
@@ -25,18 +26,22 @@ TEST_CASE("every trace in traces/ matches its golden result on atlas-a2 and atla
 namespace {
 nlohmann::json run_stats(const std::string& trace, const std::string& extra) {
   harness::TempDir d;
-  const auto r = harness::run("run " + std::string(AICORE_TRACES_DIR) + "/" + trace + " --out " + d.file("out") +
-                              " " + extra);
+  const auto r = harness::run("run " + std::string(AICORE_TRACES_DIR) + "/" + trace + " --out " +
+                              d.file("out") + " " + extra);
   INFO(r.err);
   REQUIRE(r.status == 0);
   return harness::stats(d);
 }
-uint64_t busy(const nlohmann::json& s, const char* pipe) { return s["pipes"][pipe]["busy_cycles"].get<uint64_t>(); }
+uint64_t busy(const nlohmann::json& s, const char* pipe) {
+  return s["pipes"][pipe]["busy_cycles"].get<uint64_t>();
+}
 }  // namespace
 
 TEST_CASE("the sparse/dense pair: same shape, half the Cube time for 4:2 sparse", "[cli][traces][sparse]") {
-  const auto dense = run_stats("pair_dense_256x512x256/pair_dense_256x512x256.trace", "--set cube.head_cycles=0 --set issue.sync_cycles=0");
-  const auto sparse = run_stats("pair_sparse_256x512x256/pair_sparse_256x512x256.trace", "--set cube.head_cycles=0 --set issue.sync_cycles=0");
+  const auto dense = run_stats("pair_dense_256x512x256/pair_dense_256x512x256.trace",
+                               "--set cube.head_cycles=0 --set issue.sync_cycles=0");
+  const auto sparse = run_stats("pair_sparse_256x512x256/pair_sparse_256x512x256.trace",
+                                "--set cube.head_cycles=0 --set issue.sync_cycles=0");
   CHECK(dense["pipes"]["M"]["instructions"] == sparse["pipes"]["M"]["instructions"]);
   CHECK(busy(dense, "M") == 2 * busy(sparse, "M"));
   CHECK(dense["cube"]["dense_equivalent_macs"] == sparse["cube"]["dense_equivalent_macs"]);

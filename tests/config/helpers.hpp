@@ -2,6 +2,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -9,7 +10,6 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 #include <variant>
 #include <vector>
 

@@ -26,9 +26,10 @@ TEST_CASE("to_yaml round-trips through a file", "[config][dump]") {
     check_equal(c, load(f.path(), {}, default_configs_dir()));
   }
   SECTION("values that decimal text rounds") {
-    const Config c = cfgtest::load_text(cfgtest::kFixture, {"clock_mhz=1234.5678", "gm.read.bytes_per_cycle=0.1",
-                                                            "issue.instructions_per_cycle=0.333333333333333314829616256247",
-                                                            "buffers.gm_max_bytes=68719476736"});
+    const Config c = cfgtest::load_text(cfgtest::kFixture,
+                                        {"clock_mhz=1234.5678", "gm.read.bytes_per_cycle=0.1",
+                                         "issue.instructions_per_cycle=0.333333333333333314829616256247",
+                                         "buffers.gm_max_bytes=68719476736"});
     const std::string yaml = to_yaml(c);
     cfgtest::TempFile f(yaml);
     const Config back = load(f.path(), {}, default_configs_dir());
@@ -64,7 +65,8 @@ TEST_CASE("to_json mirrors the key tree", "[config][dump]") {
       if (ch == '.') ch = '/';
     CAPTURE(p.key);
     REQUIRE(j.contains(nlohmann::json::json_pointer(pointer)));
-    CHECK(j[nlohmann::json::json_pointer(pointer)].get<double>() == static_cast<double>(cfgtest::value_of(p, c)));
+    CHECK(j[nlohmann::json::json_pointer(pointer)].get<double>() ==
+          static_cast<double>(cfgtest::value_of(p, c)));
   }
   const nlohmann::json implicit = c;  // the ADL to_json overload
   CHECK(implicit == j);
@@ -79,7 +81,8 @@ TEST_CASE("the parameter table covers Config once per field", "[config][table]")
   for (const Param& p : params()) {
     CAPTURE(p.key);
     CHECK(keys.insert(p.key).second);
-    CHECK(addresses.insert(std::visit([](auto* v) { return static_cast<const void*>(v); }, p.field(c))).second);
+    CHECK(
+        addresses.insert(std::visit([](auto* v) { return static_cast<const void*>(v); }, p.field(c))).second);
     CHECK(p.min <= p.max);
     CHECK_FALSE(p.unit.empty());
     CHECK_FALSE(p.description.empty());
@@ -96,7 +99,8 @@ TEST_CASE("the parameter table covers Config once per field", "[config][table]")
     }
     CHECK(runs == 1);
   }
-  CHECK(children("") == std::vector<std::string>{"clock_mhz", "buffers", "gm", "mte1", "cube", "fixpipe", "issue"});
+  CHECK(children("") ==
+        std::vector<std::string>{"clock_mhz", "buffers", "gm", "mte1", "cube", "fixpipe", "issue"});
   CHECK(children("gm") == std::vector<std::string>{"read", "write", "shared_bytes_per_cycle"});
   CHECK(is_group("mte1.sparse"));
   CHECK_FALSE(is_group("mte1.sparse.latency_cycles"));

@@ -35,7 +35,8 @@ TEST_CASE("unknown keys in a file", "[config][error]") {
   }
   SECTION("duplicate key") {
     const std::string t = replace(kFixture, "  sync_cycles: 2\n", "  sync_cycles: 2\n  sync_cycles: 3\n");
-    CHECK(err(t) == "test.yaml:" + pos_of(t, "sync_cycles: 3") + ": error: duplicate key 'issue.sync_cycles'");
+    CHECK(err(t) ==
+          "test.yaml:" + pos_of(t, "sync_cycles: 3") + ": error: duplicate key 'issue.sync_cycles'");
   }
 }
 
@@ -47,7 +48,8 @@ TEST_CASE("wrong types in a file", "[config][error]") {
   SECTION("fraction for an integer") {
     const std::string t = replace(kFixture, "latency_cycles: 200", "latency_cycles: 200.5");
     CHECK(err(t) == "test.yaml:" + pos_of(t, "200.5") +
-                        ": error: key 'gm.read.latency_cycles' expects an integer (decimal or 0x hex) in cycles, got '200.5'");
+                        ": error: key 'gm.read.latency_cycles' expects an integer (decimal or 0x hex) in "
+                        "cycles, got '200.5'");
   }
   SECTION("mapping for a number") {
     const std::string t = replace(kFixture, "clock_mhz: 1000", "clock_mhz: {a: 1}");
@@ -62,24 +64,29 @@ TEST_CASE("wrong types in a file", "[config][error]") {
     CHECK(err(t) == "test.yaml:1:1: error: key 'clock_mhz' has no value");
   }
   SECTION("number for a group") {
-    CHECK(err("gm: 3\n") == "test.yaml:1:5: error: key 'gm' must be a mapping of read, write, shared_bytes_per_cycle");
+    CHECK(err("gm: 3\n") ==
+          "test.yaml:1:5: error: key 'gm' must be a mapping of read, write, shared_bytes_per_cycle");
   }
   SECTION("a list at the top") {
-    CHECK(err("- 1\n- 2\n") == "test.yaml:1:1: error: a config file must be a mapping of keys clock_mhz, buffers, "
-                               "gm, mte1, cube, fixpipe, issue");
+    CHECK(err("- 1\n- 2\n") ==
+          "test.yaml:1:1: error: a config file must be a mapping of keys clock_mhz, buffers, "
+          "gm, mte1, cube, fixpipe, issue");
   }
 }
 
 TEST_CASE("out-of-range values in a file", "[config][error]") {
   SECTION("zero bandwidth") {
     const std::string t = replace(kFixture, "bytes_per_cycle: 64", "bytes_per_cycle: 0");
-    CHECK(err(t) == "test.yaml:" + pos_of(t, "bytes_per_cycle: 0", 17) +
-                        ": error: value 0 of 'gm.write.bytes_per_cycle' is out of range: must be > 0 B/cycle");
+    CHECK(err(t) ==
+          "test.yaml:" + pos_of(t, "bytes_per_cycle: 0", 17) +
+              ": error: value 0 of 'gm.write.bytes_per_cycle' is out of range: must be > 0 B/cycle");
   }
   SECTION("negative bandwidth") {
     const std::string t = replace(kFixture, "elements_per_cycle: 62", "elements_per_cycle: -62");
-    CHECK(err(t) == "test.yaml:" + pos_of(t, "-62") +
-                        ": error: value -62 of 'fixpipe.elements_per_cycle' is out of range: must be > 0 elements/cycle");
+    CHECK(
+        err(t) ==
+        "test.yaml:" + pos_of(t, "-62") +
+            ": error: value -62 of 'fixpipe.elements_per_cycle' is out of range: must be > 0 elements/cycle");
   }
   SECTION("zero clock") {
     const std::string t = replace(kFixture, "clock_mhz: 1000", "clock_mhz: 0");
@@ -87,13 +94,15 @@ TEST_CASE("out-of-range values in a file", "[config][error]") {
   }
   SECTION("zero queue depth") {
     const std::string t = replace(kFixture, "queue_depth_fix: 13", "queue_depth_fix: 0");
-    CHECK(err(t) == "test.yaml:" + pos_of(t, "queue_depth_fix: 0", 17) +
-                        ": error: value 0 of 'issue.queue_depth_fix' is out of range: must be > 0 instructions");
+    CHECK(err(t) ==
+          "test.yaml:" + pos_of(t, "queue_depth_fix: 0", 17) +
+              ": error: value 0 of 'issue.queue_depth_fix' is out of range: must be > 0 instructions");
   }
   SECTION("buffer not a whole number of fractals") {
     const std::string t = replace(kFixture, "l0a_bytes: 32768", "l0a_bytes: 1000");
-    CHECK(err(t) == "test.yaml:" + pos_of(t, "l0a_bytes: 1000", 11) +
-                        ": error: value 1000 of 'buffers.l0a_bytes' is out of range: must be a multiple of 512 bytes");
+    CHECK(err(t) ==
+          "test.yaml:" + pos_of(t, "l0a_bytes: 1000", 11) +
+              ": error: value 1000 of 'buffers.l0a_bytes' is out of range: must be a multiple of 512 bytes");
   }
   SECTION("L1 not divisible by its banks") {
     const std::string t = replace(kFixture, "l1_banks: 8", "l1_banks: 6");
@@ -102,27 +111,34 @@ TEST_CASE("out-of-range values in a file", "[config][error]") {
   }
   SECTION("index buffer smaller than L0B / 4") {
     const std::string t = replace(kFixture, "sparse_index_bytes: 8192", "sparse_index_bytes: 4096");
-    CHECK(err(t).rfind("test.yaml:" + pos_of(t, "4096") + ": error: buffers.sparse_index_bytes (4096) must be at least", 0) == 0);
+    CHECK(err(t).rfind("test.yaml:" + pos_of(t, "4096") +
+                           ": error: buffers.sparse_index_bytes (4096) must be at least",
+                       0) == 0);
   }
 }
 
 TEST_CASE("missing keys", "[config][error]") {
   SECTION("a leaf") {
     const std::string t = replace(kFixture, "    latency_cycles: 201\n", "");
-    CHECK(err(t) == "test.yaml:" + pos_of(t, "write:") +
-                        ": error: missing key 'gm.write.latency_cycles' (cycles, GM write latency until data is visible "
-                        "in GM); every key is required, see configs/atlas_a2.yaml");
+    CHECK(
+        err(t) ==
+        "test.yaml:" + pos_of(t, "write:") +
+            ": error: missing key 'gm.write.latency_cycles' (cycles, GM write latency until data is visible "
+            "in GM); every key is required, see configs/atlas_a2.yaml");
   }
   SECTION("a whole group") {
-    const std::string t = replace(kFixture, "fixpipe:\n  elements_per_cycle: 62\n  overhead_cycles: 8\n  latency_cycles: 9\n", "");
-    CHECK(err(t) == "test.yaml:1:1: error: missing key 'fixpipe' (a mapping that holds fixpipe.elements_per_cycle); "
-                    "every key is required, see configs/atlas_a2.yaml");
+    const std::string t = replace(
+        kFixture, "fixpipe:\n  elements_per_cycle: 62\n  overhead_cycles: 8\n  latency_cycles: 9\n", "");
+    CHECK(err(t) ==
+          "test.yaml:1:1: error: missing key 'fixpipe' (a mapping that holds fixpipe.elements_per_cycle); "
+          "every key is required, see configs/atlas_a2.yaml");
   }
 }
 
 TEST_CASE("malformed and empty files", "[config][error]") {
   SECTION("unclosed flow list") {
-    const aicore::InputError e = expect_input_error([] { cfgtest::load_text("clock_mhz: 1\nbuffers: [1, 2\n"); });
+    const aicore::InputError e =
+        expect_input_error([] { cfgtest::load_text("clock_mhz: 1\nbuffers: [1, 2\n"); });
     CHECK(e.loc().file == "test.yaml");
     CHECK(e.loc().line >= 2);
     CHECK(e.loc().column >= 1);
@@ -136,8 +152,9 @@ TEST_CASE("malformed and empty files", "[config][error]") {
     CHECK(std::string(e.what()).rfind("test.yaml:3:3: error: malformed YAML: ", 0) == 0);
   }
   SECTION("empty") {
-    CHECK(err("") == "test.yaml:1:1: error: empty config file (expected keys clock_mhz, buffers, gm, mte1, cube, "
-                     "fixpipe, issue)");
+    CHECK(err("") ==
+          "test.yaml:1:1: error: empty config file (expected keys clock_mhz, buffers, gm, mte1, cube, "
+          "fixpipe, issue)");
     CHECK(err("# only a comment\n").rfind("test.yaml:1:1: error: empty config file", 0) == 0);
   }
 }
@@ -146,14 +163,17 @@ TEST_CASE("files and presets that cannot be found", "[config][error]") {
   const std::string dir = default_configs_dir();
   SECTION("missing file names it and lists the presets") {
     CHECK(std::string(expect_input_error([&] { load("no/such.yaml", {}, dir); }).what()) ==
-          "no/such.yaml: error: cannot open config file 'no/such.yaml': no such file (presets: atlas-a2, atlas-a3)");
+          "no/such.yaml: error: cannot open config file 'no/such.yaml': no such file (presets: atlas-a2, "
+          "atlas-a3)");
   }
   SECTION("unknown preset suggests the nearest") {
-    CHECK(std::string(expect_input_error([&] { load("atlas_a3", {}, dir); }).what()) ==
-          "--config: error: unknown preset 'atlas_a3'; did you mean 'atlas-a3'? (presets: atlas-a2, atlas-a3; "
-          "anything else must be a YAML file path)");
+    CHECK(
+        std::string(expect_input_error([&] { load("atlas_a3", {}, dir); }).what()) ==
+        "--config: error: unknown preset 'atlas_a3'; did you mean 'atlas-a3'? (presets: atlas-a2, atlas-a3; "
+        "anything else must be a YAML file path)");
     CHECK(std::string(expect_input_error([&] { load("ascend", {}, dir); }).what()) ==
-          "--config: error: unknown preset 'ascend' (presets: atlas-a2, atlas-a3; anything else must be a YAML file "
+          "--config: error: unknown preset 'ascend' (presets: atlas-a2, atlas-a3; anything else must be a "
+          "YAML file "
           "path)");
   }
   SECTION("a directory") {
@@ -162,7 +182,8 @@ TEST_CASE("files and presets that cannot be found", "[config][error]") {
   }
   SECTION("a preset whose file is missing from the configs dir") {
     CHECK(std::string(expect_input_error([] { load("atlas-a2", {}, "/nonexistent"); }).what()) ==
-          "/nonexistent/atlas_a2.yaml: error: preset 'atlas-a2' not found at '/nonexistent/atlas_a2.yaml'; point "
+          "/nonexistent/atlas_a2.yaml: error: preset 'atlas-a2' not found at '/nonexistent/atlas_a2.yaml'; "
+          "point "
           "AICORE_CONFIGS_DIR at the configs/ folder");
   }
   SECTION("errors inside a real file carry its path") {

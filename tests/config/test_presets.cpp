@@ -71,8 +71,10 @@ TEST_CASE("default_configs_dir honours AICORE_CONFIGS_DIR", "[config][preset]") 
   CHECK(default_configs_dir() == "/opt/aicore/configs");
   ::setenv("AICORE_CONFIGS_DIR", "", 1);  // empty = not set
   CHECK(default_configs_dir() == built_in);
-  if (old) ::setenv("AICORE_CONFIGS_DIR", saved.c_str(), 1);
-  else ::unsetenv("AICORE_CONFIGS_DIR");
+  if (old)
+    ::setenv("AICORE_CONFIGS_DIR", saved.c_str(), 1);
+  else
+    ::unsetenv("AICORE_CONFIGS_DIR");
 }
 
 TEST_CASE("the fixture loads into the right fields", "[config]") {

@@ -14,8 +14,10 @@ namespace {
 void check_only_changed(Config a, Config b, const std::string& key) {
   for (const Param& p : params()) {
     CAPTURE(p.key);
-    if (p.key == key) CHECK(cfgtest::value_of(p, a) != cfgtest::value_of(p, b));
-    else CHECK(cfgtest::value_of(p, a) == cfgtest::value_of(p, b));
+    if (p.key == key)
+      CHECK(cfgtest::value_of(p, a) != cfgtest::value_of(p, b));
+    else
+      CHECK(cfgtest::value_of(p, a) == cfgtest::value_of(p, b));
   }
 }
 
@@ -53,9 +55,13 @@ TEST_CASE("a --set reaches every key of the table", "[config][set]") {
   for (const Param& p : params()) {
     CAPTURE(p.key);
     std::string value;
-    if (special.count(p.key)) value = special.at(p.key);
-    else if (std::holds_alternative<double*>(p.field(base))) value = "1.25";
-    else value = std::to_string(static_cast<uint64_t>(cfgtest::value_of(p, base)) + std::max<uint64_t>(1, p.multiple_of));
+    if (special.count(p.key))
+      value = special.at(p.key);
+    else if (std::holds_alternative<double*>(p.field(base)))
+      value = "1.25";
+    else
+      value = std::to_string(static_cast<uint64_t>(cfgtest::value_of(p, base)) +
+                             std::max<uint64_t>(1, p.multiple_of));
     const Config c = load_text(cfgtest::kFixture, {p.key + "=" + value});
     check_only_changed(base, c, p.key);
   }
@@ -86,10 +92,12 @@ TEST_CASE("bad --set errors name the key, the nearest valid key and the column",
           "--set:1:6: error: unknown config key 'cube.int8_k'; did you mean 'cube.int8_k_per_cycle'?");
   }
   SECTION("right name, wrong group") {
-    CHECK(err({"l1_banks=3"}) == "--set:1:1: error: unknown config key 'l1_banks'; did you mean 'buffers.l1_banks'?");
+    CHECK(err({"l1_banks=3"}) ==
+          "--set:1:1: error: unknown config key 'l1_banks'; did you mean 'buffers.l1_banks'?");
   }
   SECTION("path below a leaf") {
-    CHECK(err({"clock_mhz.x=3"}) == "--set:1:11: error: unknown config key 'clock_mhz.x'; did you mean 'clock_mhz'?");
+    CHECK(err({"clock_mhz.x=3"}) ==
+          "--set:1:11: error: unknown config key 'clock_mhz.x'; did you mean 'clock_mhz'?");
   }
   SECTION("a group is not a value") {
     CHECK(err({"gm=3"}) ==
@@ -104,26 +112,32 @@ TEST_CASE("bad --set errors name the key, the nearest valid key and the column",
   }
   SECTION("wrong type") {
     CHECK(err({"buffers.l1_banks=1.5"}) ==
-          "--set:1:18: error: key 'buffers.l1_banks' expects an integer (decimal or 0x hex) in banks, got '1.5'");
-    CHECK(err({"clock_mhz=fast"}) == "--set:1:11: error: key 'clock_mhz' expects a number in MHz, got 'fast'");
+          "--set:1:18: error: key 'buffers.l1_banks' expects an integer (decimal or 0x hex) in banks, got "
+          "'1.5'");
+    CHECK(err({"clock_mhz=fast"}) ==
+          "--set:1:11: error: key 'clock_mhz' expects a number in MHz, got 'fast'");
     CHECK(err({"clock_mhz=nan"}) == "--set:1:11: error: key 'clock_mhz' expects a number in MHz, got 'nan'");
     CHECK(err({"clock_mhz= 5"}) == "--set:1:11: error: key 'clock_mhz' expects a number in MHz, got ' 5'");
   }
   SECTION("out of range") {
     CHECK(err({"mte1.to_l0a.bytes_per_cycle=0"}) ==
           "--set:1:29: error: value 0 of 'mte1.to_l0a.bytes_per_cycle' is out of range: must be > 0 B/cycle");
-    CHECK(err({"mte1.to_l0a.bytes_per_cycle=-5"}) ==
-          "--set:1:29: error: value -5 of 'mte1.to_l0a.bytes_per_cycle' is out of range: must be > 0 B/cycle");
+    CHECK(
+        err({"mte1.to_l0a.bytes_per_cycle=-5"}) ==
+        "--set:1:29: error: value -5 of 'mte1.to_l0a.bytes_per_cycle' is out of range: must be > 0 B/cycle");
     CHECK(err({"issue.queue_depth_m=0"}) ==
           "--set:1:21: error: value 0 of 'issue.queue_depth_m' is out of range: must be > 0 instructions");
     CHECK(err({"issue.queue_depth_m=5000"}) ==
-          "--set:1:21: error: value 5000 of 'issue.queue_depth_m' is out of range: must be <= 4096 instructions");
+          "--set:1:21: error: value 5000 of 'issue.queue_depth_m' is out of range: must be <= 4096 "
+          "instructions");
     CHECK(err({"gm.read.latency_cycles=-1"}) ==
           "--set:1:24: error: value -1 of 'gm.read.latency_cycles' is out of range: must be >= 0 cycles");
     CHECK(err({"buffers.gm_max_bytes=99999999999999999999999"}) ==
-          "--set:1:22: error: value 99999999999999999999999 of 'buffers.gm_max_bytes' is out of range: must be <= "
+          "--set:1:22: error: value 99999999999999999999999 of 'buffers.gm_max_bytes' is out of range: must "
+          "be <= "
           "68719476736 bytes");
-    CHECK(err({"clock_mhz=0"}) == "--set:1:11: error: value 0 of 'clock_mhz' is out of range: must be > 0 MHz");
+    CHECK(err({"clock_mhz=0"}) ==
+          "--set:1:11: error: value 0 of 'clock_mhz' is out of range: must be > 0 MHz");
   }
   SECTION("a cross-field rule blames the --set that broke it") {
     CHECK(err({"buffers.l1_banks=7"}) ==

@@ -21,7 +21,8 @@ void fill_garbage(std::vector<uint8_t>& v, std::mt19937_64& rng) {
 struct Flags {
   std::array<bool, isa::kPipeCount * isa::kPipeCount * isa::kEventIds> bits{};
   bool& at(isa::EventPair e, uint8_t id) {
-    return bits[(static_cast<size_t>(e.src) * isa::kPipeCount + static_cast<size_t>(e.dst)) * isa::kEventIds + id];
+    return bits[(static_cast<size_t>(e.src) * isa::kPipeCount + static_cast<size_t>(e.dst)) * isa::kEventIds +
+                id];
   }
   std::string left_set() const {
     for (size_t i = 0; i < bits.size(); ++i)
@@ -42,8 +43,12 @@ std::string describe(const std::vector<isa::Op>& ops, size_t i) {
 }  // namespace
 
 Machine::Machine(const std::vector<std::vector<uint8_t>>& gm_images, uint64_t garbage_seed)
-    : l1(gen::kL1Bytes), l0a(gen::kL0ABytes), l0b(gen::kL0BBytes), l0c(gen::kL0CBytes),
-      index(gen::kIndexBufferBytes), gm(gm_images) {
+    : l1(gen::kL1Bytes),
+      l0a(gen::kL0ABytes),
+      l0b(gen::kL0BBytes),
+      l0c(gen::kL0CBytes),
+      index(gen::kIndexBufferBytes),
+      gm(gm_images) {
   std::mt19937_64 rng(garbage_seed);
   for (auto* v : {&l1, &l0a, &l0b, &l0c, &index}) fill_garbage(*v, rng);
   view.attach(isa::Space::L1, l1.data(), l1.size());

@@ -9,32 +9,44 @@ namespace gentest {
 namespace key_detail {
 using namespace aicore;
 using isa::Addr;
-inline auto key(const Addr& a) { return std::make_tuple(a.space, a.tensor, a.offset); }
-inline auto key(const isa::DataCopy& o) { return std::make_tuple(key(o.dst), key(o.src), o.blockCount, o.blockLen, o.srcGap, o.dstGap); }
+inline auto key(const Addr& a) {
+  return std::make_tuple(a.space, a.tensor, a.offset);
+}
+inline auto key(const isa::DataCopy& o) {
+  return std::make_tuple(key(o.dst), key(o.src), o.blockCount, o.blockLen, o.srcGap, o.dstGap);
+}
 inline auto key(const isa::DataCopyNd2Nz& o) {
-  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.ndNum, o.nValue, o.dValue, o.srcNdMatrixStride, o.srcDValue,
-                         o.dstNzC0Stride, o.dstNzNStride, o.dstNzMatrixStride);
+  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.ndNum, o.nValue, o.dValue, o.srcNdMatrixStride,
+                         o.srcDValue, o.dstNzC0Stride, o.dstNzNStride, o.dstNzMatrixStride);
 }
 inline auto key(const isa::LoadData& o) {
   return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.startIndex, o.repeatTimes, o.srcStride, o.dstGap,
                          o.ifTranspose, o.sid, o.addrMode);
 }
 inline auto key(const isa::LoadDataWithSparse& o) {
-  return std::make_tuple(key(o.dst), key(o.src), key(o.idx), o.startIndex, o.repeatTimes, o.srcStride, o.dstGap,
-                         o.ifTranspose, o.sid, o.addrMode);
+  return std::make_tuple(key(o.dst), key(o.src), key(o.idx), o.startIndex, o.repeatTimes, o.srcStride,
+                         o.dstGap, o.ifTranspose, o.sid, o.addrMode);
 }
 inline auto key(const isa::MmadCommon& o) {
-  return std::make_tuple(key(o.dst), key(o.fm), key(o.filter), o.m, o.n, o.k, o.cmatrixInitVal, o.cmatrixSource,
-                         o.isBias, o.unitFlag);
+  return std::make_tuple(key(o.dst), key(o.fm), key(o.filter), o.m, o.n, o.k, o.cmatrixInitVal,
+                         o.cmatrixSource, o.isBias, o.unitFlag);
 }
-inline auto key(const isa::Mmad& o) { return std::tuple_cat(key(static_cast<const isa::MmadCommon&>(o)), std::make_tuple(o.dtype)); }
+inline auto key(const isa::Mmad& o) {
+  return std::tuple_cat(key(static_cast<const isa::MmadCommon&>(o)), std::make_tuple(o.dtype));
+}
 inline auto key(const isa::Fixpipe& o) {
   return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.nSize, o.mSize, o.srcStride, o.dstStride, o.ndNum,
                          o.srcNdStride, o.dstNdStride, o.reluEn);
 }
-inline auto key(const isa::SetFlag& o) { return std::make_tuple(o.event.src, o.event.dst, o.id); }
-inline auto key(const isa::WaitFlag& o) { return std::make_tuple(o.event.src, o.event.dst, o.id); }
-inline auto key(const isa::PipeBarrier& o) { return std::make_tuple(o.pipe, o.all); }
+inline auto key(const isa::SetFlag& o) {
+  return std::make_tuple(o.event.src, o.event.dst, o.id);
+}
+inline auto key(const isa::WaitFlag& o) {
+  return std::make_tuple(o.event.src, o.event.dst, o.id);
+}
+inline auto key(const isa::PipeBarrier& o) {
+  return std::make_tuple(o.pipe, o.all);
+}
 
 inline bool same_impl(const isa::Op& x, const isa::Op& y) {
   if (x.index() != y.index()) return false;
@@ -43,6 +55,8 @@ inline bool same_impl(const isa::Op& x, const isa::Op& y) {
 
 }  // namespace key_detail
 
-inline bool same(const aicore::isa::Op& x, const aicore::isa::Op& y) { return key_detail::same_impl(x, y); }
+inline bool same(const aicore::isa::Op& x, const aicore::isa::Op& y) {
+  return key_detail::same_impl(x, y);
+}
 
 }  // namespace gentest

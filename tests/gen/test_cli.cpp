@@ -2,12 +2,12 @@
 // executed, exit statuses and messages.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
-#include <unistd.h>
 
 #include "aicore/gen/case.hpp"
 #include "aicore/gen/cli.hpp"
@@ -16,8 +16,8 @@
 #include "aicore/trace/npy.hpp"
 #include "aicore/trace/reader.hpp"
 #include "machine.hpp"
-#include "replay.hpp"
 #include "op_equal.hpp"
+#include "replay.hpp"
 
 using namespace aicore;
 namespace fs = std::filesystem;
@@ -55,7 +55,8 @@ Run run_densify(const std::vector<std::string>& args) {
 
 TEST_CASE("gen writes a trace that the reader parses back to the same program", "[cli][roundtrip]") {
   TempDir d("seed");
-  const auto r = run_gen({"--m", "16", "--k", "64", "--n", "16", "--sparse", "--seed", "7", "--out", d / "seed"});
+  const auto r =
+      run_gen({"--m", "16", "--k", "64", "--n", "16", "--sparse", "--seed", "7", "--out", d / "seed"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   for (auto f : {"seed.trace", "a.bin", "b.bin", "idx.bin", "c_golden.bin", "a.npy", "b_sparse.npy"})
@@ -76,14 +77,14 @@ TEST_CASE("gen writes a trace that the reader parses back to the same program", 
 
 TEST_CASE("tiled and dense traces replay to their golden", "[cli][roundtrip]") {
   TempDir d("tiled");
-  REQUIRE(run_gen({"--m", "100", "--k", "300", "--n", "70", "--dense", "--out", d / "t", "--tile-m", "32", "--tile-n",
-               "32", "--tile-k", "96", "--no-originals", "--name", "x"})
+  REQUIRE(run_gen({"--m", "100", "--k", "300", "--n", "70", "--dense", "--out", d / "t", "--tile-m", "32",
+                   "--tile-n", "32", "--tile-k", "96", "--no-originals", "--name", "x"})
               .status == 0);
   CHECK_FALSE(fs::exists(d.path / "t" / "a.npy"));
   const gentest::Replay rp = gentest::replay(d / "t/x.trace");
   CHECK(rp.c == rp.golden);
-  REQUIRE(run_gen({"--m", "160", "--k", "256", "--n", "48", "--sparse", "--out", d / "s", "--tile-m", "64", "--lossy",
-               "0.2"})
+  REQUIRE(run_gen({"--m", "160", "--k", "256", "--n", "48", "--sparse", "--out", d / "s", "--tile-m", "64",
+                   "--lossy", "0.2"})
               .status == 0);
   const gentest::Replay sp = gentest::replay(d / "s/s.trace");
   CHECK(sp.c == sp.golden);
@@ -91,7 +92,8 @@ TEST_CASE("tiled and dense traces replay to their golden", "[cli][roundtrip]") {
 
 TEST_CASE("same seed: a sparse/dense pair with identical data and golden", "[cli]") {
   TempDir d("pair");
-  const std::vector<std::string> common = {"--m", "64", "--k", "128", "--n", "32", "--seed", "5", "--pattern", "4:2"};
+  const std::vector<std::string> common = {"--m", "64",     "--k", "128",       "--n",
+                                           "32",  "--seed", "5",   "--pattern", "4:2"};
   auto s = common, n = common;
   s.insert(s.end(), {"--sparse", "--out", d / "s"});
   n.insert(n.end(), {"--dense", "--out", d / "n"});
@@ -151,7 +153,8 @@ TEST_CASE("densify: .npy and raw input, counts, kept matrix", "[cli][densify]") 
   gen::Rng rng(4);
   const auto b = gen::random_sparse_b(rng, 128, 40, 0.8);
   trace::write_npy(d / "b.npy", "|i1", {128, 40}, reinterpret_cast<const uint8_t*>(b.data()), b.size());
-  auto r = run_densify({d / "b.npy", "--b-out", d / "bd.bin", "--idx-out", d / "idx.bin", "--kept-out", d / "kept.npy"});
+  auto r = run_densify(
+      {d / "b.npy", "--b-out", d / "bd.bin", "--idx-out", d / "idx.bin", "--kept-out", d / "kept.npy"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("groups: 1280") && Contains("lossy groups (3-4 non-zeros): 0") &&
@@ -164,10 +167,12 @@ TEST_CASE("densify: .npy and raw input, counts, kept matrix", "[cli][densify]") 
   CHECK(kept.data == std::vector<uint8_t>(b.begin(), b.end()));  // nothing lost: kept == input
 
   std::ofstream(d / "raw.bin", std::ios::binary).write(reinterpret_cast<const char*>(b.data()), b.size());
-  r = run_densify({d / "raw.bin", "--k", "128", "--n", "40", "--b-out", d / "bd2.bin", "--idx-out", d / "idx2.bin"});
+  r = run_densify(
+      {d / "raw.bin", "--k", "128", "--n", "40", "--b-out", d / "bd2.bin", "--idx-out", d / "idx2.bin"});
   REQUIRE(r.status == 0);
   CHECK(gentest::slurp(d / "bd2.bin") == gentest::slurp(d / "bd.bin"));
-  r = run_densify({d / "raw.bin", "--k", "128", "--n", "41", "--b-out", d / "x.bin", "--idx-out", d / "y.bin"});
+  r = run_densify(
+      {d / "raw.bin", "--k", "128", "--n", "41", "--b-out", d / "x.bin", "--idx-out", d / "y.bin"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Contains("has 5120 bytes, expected 128 x 41 = 5248"));
   r = run_densify({d / "raw.bin", "--b-out", d / "x.bin", "--idx-out", d / "y.bin"});
@@ -183,13 +188,14 @@ TEST_CASE("densify never hides lost data; --strict refuses it", "[cli][densify]"
   const int8_t b[] = {1, 2, 3, 0, 0, 0, 0, 5};
   std::ofstream(d / "b.bin", std::ios::binary).write(reinterpret_cast<const char*>(b), sizeof b);
   auto r = run_densify({d / "b.bin", "--k", "8", "--n", "1", "--b-out", d / "o.bin", "--idx-out", d / "i.bin",
-                    "--kept-out", d / "k.npy"});
+                        "--kept-out", d / "k.npy"});
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("lossy groups (3-4 non-zeros): 1") && Contains("dropped values: 1"));
   CHECK_THAT(r.err, Contains("warning: 1 non-zero values in 1 groups are dropped") &&
                         Contains("column n=0, k=0..3: values 1 2 3 0 -> 1 dropped"));
   CHECK(trace::read_npy(d / "k.npy").data == std::vector<uint8_t>{1, 2, 0, 0, 0, 0, 0, 5});
-  r = run_densify({d / "b.bin", "--k", "8", "--n", "1", "--b-out", d / "s.bin", "--idx-out", d / "si.bin", "--strict"});
+  r = run_densify(
+      {d / "b.bin", "--k", "8", "--n", "1", "--b-out", d / "s.bin", "--idx-out", d / "si.bin", "--strict"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Contains("--strict forbids lossy input"));
   CHECK_FALSE(fs::exists(d.path / "s.bin"));

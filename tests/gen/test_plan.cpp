@@ -9,7 +9,8 @@ using namespace aicore;
 using Catch::Matchers::Contains;
 
 TEST_CASE("problems that fit the buffers get one tile", "[gen][plan]") {
-  for (auto s : {gen::GemmShape{16, 64, 16, true}, {128, 64, 128, true}, {20, 68, 30, true}, {128, 256, 128, false}}) {
+  for (auto s :
+       {gen::GemmShape{16, 64, 16, true}, {128, 64, 128, true}, {20, 68, 30, true}, {128, 256, 128, false}}) {
     const auto p = gen::make_plan(s);
     CHECK(p.steps() == 1);
     CHECK_FALSE(p.double_buffered);
@@ -32,7 +33,7 @@ TEST_CASE("larger problems are tiled 128x128x256 and double-buffered", "[gen][pl
 TEST_CASE("GM image sizes", "[gen][plan]") {
   const auto p = gen::make_plan({20, 68, 30, true});
   CHECK(gen::gm_bytes_a(p) == 20 * 68);
-  CHECK(gen::gm_bytes_b(p) == 2 * 2 * 512);   // B' 34 x 30 -> 2 x 2 fractals
+  CHECK(gen::gm_bytes_b(p) == 2 * 2 * 512);  // B' 34 x 30 -> 2 x 2 fractals
   CHECK(gen::gm_bytes_idx(p) == 2 * 2 * 128);
   CHECK(gen::gm_bytes_c(p) == 20 * 32 * 4);
   CHECK(gen::gm_names(p) == std::vector<std::string>{"a", "b", "idx", "c"});
@@ -43,8 +44,10 @@ TEST_CASE("GM image sizes", "[gen][plan]") {
 
 TEST_CASE("impossible shapes and tiles are input errors", "[gen][plan]") {
   CHECK_THROWS_WITH(gen::make_plan({16, 66, 16, true}), Contains("multiple of 4"));
-  CHECK_THROWS_WITH(gen::make_plan({16, 64, 16, true}, {20, 0, 0}), Contains("--tile-m must be a multiple of 16"));
-  CHECK_THROWS_WITH(gen::make_plan({64, 256, 64, true}, {0, 0, 32}), Contains("--tile-k must be a multiple of 64"));
+  CHECK_THROWS_WITH(gen::make_plan({16, 64, 16, true}, {20, 0, 0}),
+                    Contains("--tile-m must be a multiple of 16"));
+  CHECK_THROWS_WITH(gen::make_plan({64, 256, 64, true}, {0, 0, 32}),
+                    Contains("--tile-k must be a multiple of 64"));
   CHECK_THROWS_WITH(gen::make_plan({1024, 1024, 64, true}, {256, 0, 512}),
                     Contains("A tile needs 128 KiB of L0A, 32 KiB available"));
   CHECK_THROWS_WITH(gen::make_plan({512, 256, 512, false}, {128, 256, 64}), Contains("of L0C"));

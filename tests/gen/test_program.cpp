@@ -41,7 +41,8 @@ void check_case(const gen::GemmCase& c, int interleavings) {
 }  // namespace
 
 TEST_CASE("single-tile sparse cases match the golden", "[gen][exec]") {
-  for (auto [M, K, N] : {std::array<uint32_t, 3>{16, 64, 16}, {128, 64, 128}, {20, 68, 30}, {1, 4, 1}, {48, 256, 80}}) {
+  for (auto [M, K, N] :
+       {std::array<uint32_t, 3>{16, 64, 16}, {128, 64, 128}, {20, 68, 30}, {1, 4, 1}, {48, 256, 80}}) {
     const auto c = make(M, K, N, true, M * 7 + K);
     REQUIRE(c.plan.steps() == 1);
     check_case(c, 4);
@@ -79,9 +80,9 @@ TEST_CASE("tiled sparse 256x512x256 is double-buffered and exact under interleav
 }
 
 TEST_CASE("tiled cases with partial edge tiles and chunks", "[gen][exec][tiled]") {
-  check_case(make(200, 452, 90, true, 5, {64, 48, 128}), 6);   // K chunks 128,128,128,68
-  check_case(make(100, 300, 70, false, 6, {32, 32, 96}), 6);   // K chunks 96,96,96,12
-  check_case(make(40, 128, 40, true, 7, {16, 16, 64}), 8);     // many tiles: L0C ping-pong reused
+  check_case(make(200, 452, 90, true, 5, {64, 48, 128}), 6);  // K chunks 128,128,128,68
+  check_case(make(100, 300, 70, false, 6, {32, 32, 96}), 6);  // K chunks 96,96,96,12
+  check_case(make(40, 128, 40, true, 7, {16, 16, 64}), 8);    // many tiles: L0C ping-pong reused
 }
 
 TEST_CASE("tiled dense 256x512x256 matches the golden", "[gen][exec][tiled]") {
@@ -134,9 +135,11 @@ TEST_CASE("flag model rejects double SetFlag and leftovers", "[gen][sync]") {
 TEST_CASE("every emitted op is within hardware field limits", "[gen]") {
   const auto c = make(512, 1024, 512, true, 1);
   for (const auto& e : c.program) {
-    if (const auto* l = std::get_if<isa::LoadData>(&e.op)) CHECK((l->repeatTimes >= 1 && l->repeatTimes <= 255));
+    if (const auto* l = std::get_if<isa::LoadData>(&e.op))
+      CHECK((l->repeatTimes >= 1 && l->repeatTimes <= 255));
     if (const auto* l = std::get_if<isa::LoadDataWithSparse>(&e.op)) CHECK(l->repeatTimes >= 1);
-    if (const auto* mm = std::get_if<isa::MmadWithSparse>(&e.op)) CHECK((mm->m <= 4095 && mm->n <= 4095 && mm->k <= 4095));
+    if (const auto* mm = std::get_if<isa::MmadWithSparse>(&e.op))
+      CHECK((mm->m <= 4095 && mm->n <= 4095 && mm->k <= 4095));
     if (const auto* s = std::get_if<isa::SetFlag>(&e.op)) CHECK(s->id < 8);
   }
 }

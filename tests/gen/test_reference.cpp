@@ -21,7 +21,8 @@ TEST_CASE("random 4:2 B covers every row of the isa.md table", "[gen][data]") {
       masks.insert(mask);
     }
   // 6 two-value rows, 4 one-value rows (0b1000 = the lone value in slot 3), the all-zero row.
-  CHECK(masks == std::set<int>{0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100, 0b0001, 0b0010, 0b0100, 0b1000, 0});
+  CHECK(masks ==
+        std::set<int>{0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100, 0b0001, 0b0010, 0b0100, 0b1000, 0});
 }
 
 TEST_CASE("random data uses the full int8 range and is reproducible", "[gen][data]") {

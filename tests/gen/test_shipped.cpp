@@ -14,7 +14,9 @@ using namespace aicore;
 namespace {
 const fs::path kTraces = AICORE_TRACES_DIR;
 
-std::string trace_of(const std::string& folder) { return (kTraces / folder / (folder + ".trace")).string(); }
+std::string trace_of(const std::string& folder) {
+  return (kTraces / folder / (folder + ".trace")).string();
+}
 }  // namespace
 
 TEST_CASE("shipped traces replay to their golden", "[shipped]") {
@@ -37,7 +39,9 @@ TEST_CASE("the shipped pair differs only in dense vs sparse Cube work", "[shippe
   const auto count = [](const std::vector<isa::Op>& ops, auto pred) {
     return std::count_if(ops.begin(), ops.end(), pred);
   };
-  const auto is = [](auto tag) { return [](const isa::Op& o) { return std::holds_alternative<decltype(tag)>(o); }; };
+  const auto is = [](auto tag) {
+    return [](const isa::Op& o) { return std::holds_alternative<decltype(tag)>(o); };
+  };
   CHECK(count(s.ops, is(isa::MmadWithSparse{})) == count(d.ops, is(isa::Mmad{})));
   CHECK(count(s.ops, is(isa::Mmad{})) == 0);
   CHECK(count(d.ops, is(isa::MmadWithSparse{})) == 0);
@@ -57,5 +61,6 @@ TEST_CASE("the shipped seed's B covers every row of the isa.md 4:2 table", "[shi
       for (uint32_t i = 0; i < 4; ++i) mask |= (b.data[(g * 4 + i) * 16 + n] != 0) << i;
       masks.insert(mask);
     }
-  CHECK(masks == std::set<int>{0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100, 0b0001, 0b0010, 0b0100, 0b1000, 0});
+  CHECK(masks ==
+        std::set<int>{0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100, 0b0001, 0b0010, 0b0100, 0b1000, 0});
 }

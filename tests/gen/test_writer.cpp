@@ -1,8 +1,8 @@
 // The trace writer: exact text for typical ops, and parse(format(op)) == op for every kind.
 #include <catch2/catch.hpp>
 
-#include <sstream>
 #include <set>
+#include <sstream>
 
 #include "aicore/trace/reader.hpp"
 #include "aicore/trace/writer.hpp"
@@ -18,7 +18,8 @@ namespace {
 const std::vector<std::string> kNames = {"a", "b", "idx", "c"};
 
 isa::Op parse(const std::string& line) {
-  std::istringstream in(".gm a size=4096\n.gm b size=4096\n.gm idx size=4096\n.gm c size=65536\n" + line + "\n");
+  std::istringstream in(".gm a size=4096\n.gm b size=4096\n.gm idx size=4096\n.gm c size=65536\n" + line +
+                        "\n");
   trace::Reader r(in, "roundtrip.trace", "");
   trace::Statement st;
   while (r.next(st))
@@ -27,28 +28,38 @@ isa::Op parse(const std::string& line) {
   return {};
 }
 
-Addr on(Space s, uint64_t off) { return Addr{s, 0, off}; }
-Addr gm(uint32_t t, uint64_t off) { return Addr{Space::GM, t, off}; }
+Addr on(Space s, uint64_t off) {
+  return Addr{s, 0, off};
+}
+Addr gm(uint32_t t, uint64_t off) {
+  return Addr{Space::GM, t, off};
+}
 
 std::vector<isa::Op> samples() {
   std::vector<isa::Op> v;
   v.push_back(isa::DataCopy{on(Space::L1, 0x8000), gm(1, 0), 1, 16, 0, 0});
   v.push_back(isa::DataCopy{on(Space::L1, 32), gm(2, 0x100), 7, 4, 65535, 3});
   v.push_back(isa::DataCopyNd2Nz{on(Space::L1, 0), gm(0, 64), isa::DType::Int8, 1, 20, 68, 0, 68, 32, 1, 0});
-  v.push_back(isa::DataCopyNd2Nz{on(Space::L1, 512), gm(0, 0), isa::DType::Half, 3, 16, 16, 256, 16, 16, 2, 512});
+  v.push_back(
+      isa::DataCopyNd2Nz{on(Space::L1, 512), gm(0, 0), isa::DType::Half, 3, 16, 16, 256, 16, 16, 2, 512});
   isa::LoadData ld{on(Space::L0A, 0), on(Space::L1, 0), isa::DType::Int8, 0, 2, 1, 0, false, 0, 0};
   v.push_back(ld);
-  v.push_back(isa::LoadData{on(Space::L0B, 1024), on(Space::L1, 0x40000), isa::DType::BF16, 5, 255, 0, 9, true, 0, 0});
-  v.push_back(isa::LoadData{on(Space::L0B, 0), on(Space::L1, 0), isa::DType::Int8, 0, 0, 0, 0, false, 1, 2});  // illegal fields survive
-  v.push_back(isa::LoadDataWithSparse{on(Space::L0B, 0), on(Space::L1, 0x8000), on(Space::L1, 0x10000), 0, 1});
-  v.push_back(isa::LoadDataWithSparse{on(Space::L0B, 512), on(Space::L1, 32), on(Space::L1, 64), 300, 8, 2, 0, false, 0, 0});
+  v.push_back(isa::LoadData{on(Space::L0B, 1024), on(Space::L1, 0x40000), isa::DType::BF16, 5, 255, 0, 9,
+                            true, 0, 0});
+  v.push_back(isa::LoadData{on(Space::L0B, 0), on(Space::L1, 0), isa::DType::Int8, 0, 0, 0, 0, false, 1,
+                            2});  // illegal fields survive
+  v.push_back(
+      isa::LoadDataWithSparse{on(Space::L0B, 0), on(Space::L1, 0x8000), on(Space::L1, 0x10000), 0, 1});
+  v.push_back(isa::LoadDataWithSparse{on(Space::L0B, 512), on(Space::L1, 32), on(Space::L1, 64), 300, 8, 2, 0,
+                                      false, 0, 0});
   isa::Mmad mm;
   mm.dst = on(Space::L0C, 0);
   mm.fm = on(Space::L0A, 0);
   mm.filter = on(Space::L0B, 0);
   mm.m = 16, mm.n = 30, mm.k = 4095;
   v.push_back(mm);
-  mm.cmatrixInitVal = false, mm.dtype = isa::DType::Half, mm.isBias = true, mm.unitFlag = 3, mm.cmatrixSource = true;
+  mm.cmatrixInitVal = false, mm.dtype = isa::DType::Half, mm.isBias = true, mm.unitFlag = 3,
+  mm.cmatrixSource = true;
   v.push_back(mm);
   isa::MmadWithSparse ms;
   ms.dst = on(Space::L0C, 0x10000);

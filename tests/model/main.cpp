@@ -3,4 +3,6 @@
 
 // libsystemc's main() needs an sc_main to link (the sanitizer build keeps the library); Catch2's
 // main() above is the one that runs.
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}

@@ -33,7 +33,8 @@ struct Recorder : model::Observer {
   std::vector<Seen> seen;
   void on_instruction(const InstrRecord& r) override {
     // The instruction is the one reported, alive during the callback.
-    seen.emplace_back('I', r.start_cycle, r.instr->index, r.issue_cycle + r.instr->line, static_cast<int64_t>(r.bytes));
+    seen.emplace_back('I', r.start_cycle, r.instr->index, r.issue_cycle + r.instr->line,
+                      static_cast<int64_t>(r.bytes));
   }
   void on_flag(const FlagEvent& e) override {
     seen.emplace_back('F', e.cycle, e.instr_index, e.set_index, e.set ? 1 : 0);
@@ -94,8 +95,10 @@ void run_random(uint32_t seed, int sources, uint64_t spread, int events) {
     // Move one thread's clock ahead (sometimes far, sometimes finish it for a while).
     Source& s = src[rng() % src.size()];
     const uint64_t r = rng() % 100;
-    if (r < 60) s.h += rng() % 4;
-    else if (r < 62) s.h += spread;
+    if (r < 60)
+      s.h += rng() % 4;
+    else if (r < 62)
+      s.h += spread;
     const uint64_t h = horizon();
     const uint64_t base = h == UINT64_MAX ? 0 : h;
     uint64_t now = base + (spread ? rng() % spread : 0);
@@ -111,7 +114,8 @@ void run_random(uint32_t seed, int sources, uint64_t spread, int events) {
       rec.issue_cycle = now - std::min<uint64_t>(now, rng() % 5);
       rec.bytes = rng() % 4096;
       d.instruction(rec);
-      ref.event(now, h, Seen('I', now, instr.index, rec.issue_cycle + instr.line, static_cast<int64_t>(rec.bytes)));
+      ref.event(now, h,
+                Seen('I', now, instr.index, rec.issue_cycle + instr.line, static_cast<int64_t>(rec.bytes)));
       instr.index = ~0ull;  // the dispatcher kept its own copy if it held the event
     } else if (kind == 1) {
       FlagEvent f;

@@ -63,7 +63,8 @@ TEST_CASE("LoadData to L0B: 128 B/cycle + 28; LoadDataWithSparse 128 B/cycle + 3
   CHECK(model::cost_of(s, cfg).latency == 30);
 }
 
-TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair, plus head", "[timing][cube]") {
+TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair, plus head",
+          "[timing][cube]") {
   const auto cfg = published();
   // ceil(M/16) * ceil(N/16) * ceil(K/32) + head: 2 * 3 * 2 + 4
   CHECK(model::cost_of(mm<isa::Mmad>(17, 33, 64), cfg).occupancy == 2 * 3 * 2 + 4);

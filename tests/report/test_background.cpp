@@ -15,7 +15,8 @@ namespace {
 
 // Records every call as text (with the tensors it could see), and the thread it ran on.
 struct Recorder : model::Observer {
-  explicit Recorder(const std::vector<trace::GmDecl>* tensors = nullptr, bool queue = true) : tensors(tensors) {
+  explicit Recorder(const std::vector<trace::GmDecl>* tensors = nullptr, bool queue = true)
+      : tensors(tensors) {
     wants_queue_ = queue;
   }
   void on_instruction(const model::InstrRecord& r) override {
@@ -29,7 +30,8 @@ struct Recorder : model::Observer {
     calls.push_back("F" + std::to_string(e.instr_index) + (e.set ? "s" : "c"));
   }
   void on_queue(isa::Pipe p, uint64_t cycle, int delta) override {
-    calls.push_back("Q" + std::to_string(static_cast<int>(p)) + "@" + std::to_string(cycle) + (delta > 0 ? "+" : "-"));
+    calls.push_back("Q" + std::to_string(static_cast<int>(p)) + "@" + std::to_string(cycle) +
+                    (delta > 0 ? "+" : "-"));
   }
   const std::vector<trace::GmDecl>* tensors;
   std::vector<std::string> calls;
@@ -46,7 +48,8 @@ struct Thrower : model::Observer {
 // 1000 instructions; the same calls go to `direct` (the reference) and `bg`.
 void drive(uint64_t n, std::vector<trace::GmDecl>& live, model::Observer& direct, model::Observer& bg) {
   for (uint64_t i = 0; i < n; ++i) {
-    if (i % 1000 == 0) live.push_back(trace::GmDecl{"t" + std::to_string(i), static_cast<uint32_t>(live.size()), 64, "", {}});
+    if (i % 1000 == 0)
+      live.push_back(trace::GmDecl{"t" + std::to_string(i), static_cast<uint32_t>(live.size()), 64, "", {}});
     isa::Instruction in{isa::SetFlag{}, i, static_cast<uint32_t>(i + 3)};
     model::InstrRecord r;
     r.instr = &in;
@@ -90,7 +93,8 @@ TEST_CASE("background observers get the same calls in the same order, with tenso
   for (const auto& t : a.threads) CHECK(t != std::this_thread::get_id());
 }
 
-TEST_CASE("an observer's exception comes back from finish; later events are dropped", "[report][background]") {
+TEST_CASE("an observer's exception comes back from finish; later events are dropped",
+          "[report][background]") {
   std::vector<trace::GmDecl> live;
   report::BackgroundObservers bg(live);
   Thrower t;

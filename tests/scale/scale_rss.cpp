@@ -91,7 +91,8 @@ Result run(const std::string& sim, uint64_t n, const fs::path& dir, const std::v
   const fs::path out = dir / ("out" + std::to_string(n));
   fs::create_directories(out);
   if (outputs && !keep_outputs)
-    for (const char* f : {"instr.csv", "timeline.json", "waves.vcd"}) fs::create_symlink("/dev/null", out / f);
+    for (const char* f : {"instr.csv", "timeline.json", "waves.vcd"})
+      fs::create_symlink("/dev/null", out / f);
   if (mkfifo(fifo.c_str(), 0600) != 0) {
     std::perror("mkfifo");
     std::exit(2);
@@ -128,8 +129,8 @@ Result run(const std::string& sim, uint64_t n, const fs::path& dir, const std::v
   kill(writer, SIGTERM);  // only matters if the simulator stopped reading early
   waitpid(writer, nullptr, 0);
   std::printf("%10llu instructions: exit %d, %7.2f s (%.2f us/instruction), peak RSS %7.1f MB\n",
-              static_cast<unsigned long long>(n), r.status, r.seconds, r.seconds * 1e6 / static_cast<double>(n),
-              r.rss_mb);
+              static_cast<unsigned long long>(n), r.status, r.seconds,
+              r.seconds * 1e6 / static_cast<double>(n), r.rss_mb);
   std::fflush(stdout);
   if (!keep_outputs) fs::remove_all(out);
   return r;
@@ -160,15 +161,25 @@ int main(int argc, char** argv) {
   std::vector<std::string> extra;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--small" && i + 1 < argc) small = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--large" && i + 1 < argc) large = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--max-ratio" && i + 1 < argc) max_ratio = std::strtod(argv[++i], nullptr);
-    else if (a == "--timing-only") timing_only = true;
-    else if (a == "--full") timing_only = false;
-    else if (a == "--outputs") outputs = true;
-    else if (a == "--keep-outputs") keep = true;
-    else if (a == "--") { extra.assign(argv + i + 1, argv + argc); break; }
-    else usage();
+    if (a == "--small" && i + 1 < argc)
+      small = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--large" && i + 1 < argc)
+      large = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--max-ratio" && i + 1 < argc)
+      max_ratio = std::strtod(argv[++i], nullptr);
+    else if (a == "--timing-only")
+      timing_only = true;
+    else if (a == "--full")
+      timing_only = false;
+    else if (a == "--outputs")
+      outputs = true;
+    else if (a == "--keep-outputs")
+      keep = true;
+    else if (a == "--") {
+      extra.assign(argv + i + 1, argv + argc);
+      break;
+    } else
+      usage();
   }
   if (small < kFrameInstructions || large < small) usage();
   if (timing_only) extra.insert(extra.begin(), "--timing-only");

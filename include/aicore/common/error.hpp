@@ -32,9 +32,9 @@ class InputError : public std::runtime_error {
 enum class FaultKind : uint8_t {
   Misaligned,
   OutOfBounds,
-  InvalidField,       // a field outside its legal range (e.g. sid != 0, K not a multiple of 4)
-  InvalidSparseIndex, // a 2-bit sparse index equal to 3
-  Unsupported,        // a legal Ascend C mode the simulator does not model (e.g. cmatrixSource=1)
+  InvalidField,        // a field outside its legal range (e.g. sid != 0, K not a multiple of 4)
+  InvalidSparseIndex,  // a 2-bit sparse index equal to 3
+  Unsupported,         // a legal Ascend C mode the simulator does not model (e.g. cmatrixSource=1)
   DoubleSetFlag,
   IllegalEvent,
   Deadlock,

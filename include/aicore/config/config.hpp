@@ -11,39 +11,39 @@ namespace aicore::config {
 // Occupancy/latency of one data path: occupancy = overhead + ceil(bytes / bytes_per_cycle),
 // result visible `latency` cycles after the occupancy ends.
 struct PathTiming {
-  double bytes_per_cycle = 0;   // > 0
-  uint32_t overhead_cycles = 0; // per instruction, added to occupancy
-  uint32_t latency_cycles = 0;  // extra cycles until the data is usable
+  double bytes_per_cycle = 0;    // > 0
+  uint32_t overhead_cycles = 0;  // per instruction, added to occupancy
+  uint32_t latency_cycles = 0;   // extra cycles until the data is usable
 };
 
 struct Buffers {
   uint64_t l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0, sparse_index_bytes = 0;
-  uint32_t l1_banks = 0;        // L1 bank count (bank = l1_bytes / l1_banks)
-  uint64_t gm_max_bytes = 0;    // largest total of .gm declarations accepted
+  uint32_t l1_banks = 0;      // L1 bank count (bank = l1_bytes / l1_banks)
+  uint64_t gm_max_bytes = 0;  // largest total of .gm declarations accepted
 };
 
 struct Gm {
-  PathTiming read;              // MTE2 GM -> L1
-  PathTiming write;             // FIX L0C -> GM
+  PathTiming read;                    // MTE2 GM -> L1
+  PathTiming write;                   // FIX L0C -> GM
   double shared_bytes_per_cycle = 0;  // GM bandwidth shared by MTE2 reads and FIX writes of this core
 };
 
 struct Mte1 {
-  PathTiming to_l0a;            // LoadData L1 -> L0A
-  PathTiming to_l0b;            // LoadData L1 -> L0B
-  PathTiming sparse;            // LoadDataWithSparse (weights; index bytes ride along)
+  PathTiming to_l0a;  // LoadData L1 -> L0A
+  PathTiming to_l0b;  // LoadData L1 -> L0B
+  PathTiming sparse;  // LoadDataWithSparse (weights; index bytes ride along)
 };
 
 struct Cube {
-  uint32_t int8_k_per_cycle = 0;   // K elements per fractal-cycle for int8 (32)
-  uint32_t b16_k_per_cycle = 0;    // for half/bf16 (16)
-  uint32_t sparse_k_per_cycle = 0; // original-K elements per cycle for MmadWithSparse (64)
-  uint32_t head_cycles = 0;        // per-instruction fixed overhead
-  uint32_t latency_cycles = 0;     // result visible in L0C after the occupancy
+  uint32_t int8_k_per_cycle = 0;    // K elements per fractal-cycle for int8 (32)
+  uint32_t b16_k_per_cycle = 0;     // for half/bf16 (16)
+  uint32_t sparse_k_per_cycle = 0;  // original-K elements per cycle for MmadWithSparse (64)
+  uint32_t head_cycles = 0;         // per-instruction fixed overhead
+  uint32_t latency_cycles = 0;      // result visible in L0C after the occupancy
 };
 
 struct Fixpipe {
-  double elements_per_cycle = 0;   // L0C read rate before the GM port (64)
+  double elements_per_cycle = 0;  // L0C read rate before the GM port (64)
   uint32_t overhead_cycles = 0;
   uint32_t latency_cycles = 0;
 };
@@ -51,11 +51,11 @@ struct Fixpipe {
 struct Issue {
   double instructions_per_cycle = 0;  // scalar issue rate (1)
   uint32_t queue_depth_mte2 = 0, queue_depth_mte1 = 0, queue_depth_m = 0, queue_depth_fix = 0;
-  uint32_t sync_cycles = 0;           // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
+  uint32_t sync_cycles = 0;  // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
 };
 
 struct Config {
-  std::string name;        // preset name or file path it came from
+  std::string name;  // preset name or file path it came from
   double clock_mhz = 0;
   Buffers buffers;
   Gm gm;

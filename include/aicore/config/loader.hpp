@@ -23,8 +23,8 @@ Config load(const std::string& preset_or_path, const std::vector<std::string>& s
             const std::string& configs_dir);
 
 // Same, from YAML text already in memory; `file` is the name used in error locations.
-Config load_yaml_text(const std::string& text, const std::string& file,
-                      const std::vector<std::string>& sets, const std::string& name);
+Config load_yaml_text(const std::string& text, const std::string& file, const std::vector<std::string>& sets,
+                      const std::string& name);
 
 // The resolved configuration as YAML with the same key tree as the preset files (every key, one
 // comment with unit and meaning each); load() of this text gives back the same values.

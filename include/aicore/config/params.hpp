@@ -20,8 +20,8 @@ struct Param {
   std::string unit;         // "B/cycle", "cycles", "bytes", ...
   std::string description;  // one line, shown by `config show`
   FieldRef (*field)(Config&);
-  double min = 0, max = 0;    // inclusive legal range (a min > 0 reads as "must be > 0" for 0)
-  uint64_t multiple_of = 0;   // integers only; 0 = no constraint
+  double min = 0, max = 0;   // inclusive legal range (a min > 0 reads as "must be > 0" for 0)
+  uint64_t multiple_of = 0;  // integers only; 0 = no constraint
 };
 
 // Rows in output order; keys of one group are contiguous.

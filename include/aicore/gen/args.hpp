@@ -13,8 +13,9 @@ class Args {
  public:
   // Throws aicore::InputError (location = `command`) on an unknown option, a value option
   // without value, a repeated option, or a positional argument beyond max_positional.
-  Args(std::string command, const std::vector<std::string>& args, const std::vector<std::string>& value_options,
-       const std::vector<std::string>& flag_options, size_t max_positional = 0);
+  Args(std::string command, const std::vector<std::string>& args,
+       const std::vector<std::string>& value_options, const std::vector<std::string>& flag_options,
+       size_t max_positional = 0);
 
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   bool flag(const std::string& name) const { return flags_.count(name) != 0; }

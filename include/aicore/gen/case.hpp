@@ -12,11 +12,11 @@ namespace aicore::gen {
 
 struct GemmCase {
   Plan plan;
-  std::vector<int8_t> a, b;                // originals, row-major: A is M x K, B is K x N
-  std::vector<int8_t> b_effective;         // what the Cube multiplies (sparse: first two non-zeros per group)
-  LossReport loss;                         // sparse only: groups whose extra non-zeros are dropped
-  std::vector<std::vector<uint8_t>> gm;    // GM images in gm_names(plan) order (c is zero)
-  std::vector<int32_t> golden;             // M x ceil16(N) int32 row-major, from reference_gemm
+  std::vector<int8_t> a, b;              // originals, row-major: A is M x K, B is K x N
+  std::vector<int8_t> b_effective;       // what the Cube multiplies (sparse: first two non-zeros per group)
+  LossReport loss;                       // sparse only: groups whose extra non-zeros are dropped
+  std::vector<std::vector<uint8_t>> gm;  // GM images in gm_names(plan) order (c is zero)
+  std::vector<int32_t> golden;           // M x ceil16(N) int32 row-major, from reference_gemm
   std::vector<Emitted> program;
 };
 

@@ -14,7 +14,8 @@ namespace aicore::gen {
 //     [--density D] [--pattern 4:2|full] [--lossy P] [--no-originals]
 int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-// densify INPUT(.npy | raw .bin) [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy] [--strict]
+// densify INPUT(.npy | raw .bin) [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy]
+// [--strict]
 int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // Usage text of each command (printed for --help and after a command-line error).

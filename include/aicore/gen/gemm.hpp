@@ -15,7 +15,8 @@
 namespace aicore::gen {
 
 // Buffer sizes of one Cube core (isa.md section 1).
-constexpr uint64_t kL1Bytes = 512 * 1024, kL0ABytes = 64 * 1024, kL0BBytes = 64 * 1024, kL0CBytes = 128 * 1024;
+constexpr uint64_t kL1Bytes = 512 * 1024, kL0ABytes = 64 * 1024, kL0BBytes = 64 * 1024,
+                   kL0CBytes = 128 * 1024;
 constexpr uint64_t kIndexBufferBytes = 16 * 1024;
 
 struct GemmShape {
@@ -32,8 +33,8 @@ struct Plan {
   GemmShape shape;
   uint32_t tm = 0, tn = 0, tk = 0;  // tile sizes (edge tiles are smaller)
   uint32_t m_tiles = 0, n_tiles = 0, k_chunks = 0;
-  bool double_buffered = false;  // > 1 k-step: L1 and L0A/L0B split into ping/pong halves
-  bool l0c_double = false;       // > 1 output tile: L0C split into ping/pong halves
+  bool double_buffered = false;             // > 1 k-step: L1 and L0A/L0B split into ping/pong halves
+  bool l0c_double = false;                  // > 1 output tile: L0C split into ping/pong halves
   uint64_t l1_a = 0, l1_b = 0, l1_idx = 0;  // area offsets inside one L1 slot
   uint64_t l1_slot = 0, l0a_slot = 0, l0b_slot = 0, l0c_slot = 0;  // distance between ping and pong
 

@@ -12,7 +12,9 @@ class Rng {
  public:
   explicit Rng(uint64_t seed) : eng_(seed) {}
   uint64_t next() { return eng_(); }
-  int8_t any_i8() { return static_cast<int8_t>(static_cast<uint8_t>(next() >> 56)); }  // full range, -128 included
+  int8_t any_i8() {
+    return static_cast<int8_t>(static_cast<uint8_t>(next() >> 56));
+  }  // full range, -128 included
   int8_t nonzero_i8();
   bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }  // tiny bias is irrelevant here

@@ -53,10 +53,12 @@ void check(const Op& op, const Limits& limits);
 void check_bounds(const Footprint& fp, const Limits& limits);
 
 // Fractal geometry shared by check, semantics and the generators (isa.md section 2).
-constexpr uint32_t kFractalBytes = 512;      // one L0A/L0B/L1 input fractal
-constexpr uint32_t kCFractalBytes = 1024;    // one 16x16 int32/fp32 L0C fractal
-constexpr uint32_t kIndexFractalBytes = 128; // one 4:2 index fractal
-inline constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+constexpr uint32_t kFractalBytes = 512;       // one L0A/L0B/L1 input fractal
+constexpr uint32_t kCFractalBytes = 1024;     // one 16x16 int32/fp32 L0C fractal
+constexpr uint32_t kIndexFractalBytes = 128;  // one 4:2 index fractal
+inline constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
 // K elements per fractal row for a dtype (32 for int8, 16 for b16).
 uint32_t k0_of(DType t);
 

@@ -12,8 +12,14 @@ inline uint64_t time_units_per_cycle() {
   static const uint64_t units = sc_core::sc_time(1, sc_core::SC_NS).value();
   return units;
 }
-inline sc_core::sc_time cycles(uint64_t c) { return sc_core::sc_time::from_value(c * time_units_per_cycle()); }
-inline uint64_t to_cycles(const sc_core::sc_time& t) { return t.value() / time_units_per_cycle(); }
-inline uint64_t now_cycles() { return to_cycles(sc_core::sc_time_stamp()); }
+inline sc_core::sc_time cycles(uint64_t c) {
+  return sc_core::sc_time::from_value(c * time_units_per_cycle());
+}
+inline uint64_t to_cycles(const sc_core::sc_time& t) {
+  return t.value() / time_units_per_cycle();
+}
+inline uint64_t now_cycles() {
+  return to_cycles(sc_core::sc_time_stamp());
+}
 
 }  // namespace aicore::model

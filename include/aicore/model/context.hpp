@@ -7,8 +7,8 @@
 
 #include "aicore/config/config.hpp"
 #include "aicore/isa/instructions.hpp"
-#include "aicore/model/fault.hpp"
 #include "aicore/model/dispatch.hpp"
+#include "aicore/model/fault.hpp"
 #include "aicore/model/observer.hpp"
 #include "aicore/semantics/memory.hpp"
 
@@ -22,7 +22,7 @@ struct SimContext {
   const bool functional;          // false: --timing-only, no data is allocated or touched
   const std::string trace_name;   // for messages
   sem::MemoryView view;           // data pointers (null in timing-only) and limits
-  Dispatcher dispatch;  // observers, fed in simulated-time order
+  Dispatcher dispatch;            // observers, fed in simulated-time order
   std::optional<SimFault> fault;  // the first fault; the model stops when it is set
 
   // Records a fault for `instr` at `cycle` and stops the simulation.

@@ -10,11 +10,11 @@
 // first (its queue, a flag not yet set), and synchronises with SystemC time only before using
 // a port shared with another pipe (GM), so shared-port requests arrive in time order.
 #pragma once
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <systemc>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <vector>
 
 #include "aicore/isa/check.hpp"
@@ -80,7 +80,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t pushed_count_ = 0, started_count_ = 0;
   sc_core::sc_event pushed_ev_, progress_ev_;
   bool closed_ = false, finished_ = false, waiting_push_ = false;
-  uint32_t waiters_ = 0;  // threads blocked in start_of / drain
+  uint32_t waiters_ = 0;                         // threads blocked in start_of / drain
   std::array<int, isa::kSpaceCount> port_of_{};  // socket index per memory space, -1 = none
   bool uses_gm_ = false;
   const TimeSource* issuer_ = nullptr;

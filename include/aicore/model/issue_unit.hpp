@@ -17,8 +17,8 @@ namespace aicore::model {
 
 class IssueUnit : public sc_core::sc_module, public TimeSource {
  public:
-  IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::PrefetchReader& reader, Memory& gm,
-            std::array<Engine*, isa::kPipeCount> engines);
+  IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::PrefetchReader& reader,
+            Memory& gm, std::array<Engine*, isa::kPipeCount> engines);
 
   bool finished() const { return finished_; }
   uint64_t horizon() const override;
@@ -50,7 +50,7 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   std::vector<trace::ExpectDecl> expects_;
   std::optional<InputError> input_error_;
   uint64_t gm_total_ = 0;
-  double next_issue_ = 0;  // fractional cycles, from the issue rate
+  double next_issue_ = 0;   // fractional cycles, from the issue rate
   uint64_t next_slot_ = 0;  // next_issue_ rounded up: the earliest cycle of anything issued next
   bool finished_ = false;
   uint64_t issued_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, last_completion_ = 0;

@@ -5,10 +5,10 @@
 // modelled as a fluid share: a transfer runs at its own path rate while the port has that much
 // bandwidth left, and slower (or later) when concurrent transfers already use it.
 #pragma once
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <cstdint>
 #include <string>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
 #include "aicore/isa/types.hpp"

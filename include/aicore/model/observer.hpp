@@ -22,22 +22,22 @@ const char* to_string(WaitCause c);
 struct InstrRecord {
   const isa::Instruction* instr = nullptr;  // valid only during the callback
   isa::Pipe pipe = isa::Pipe::S;
-  uint64_t issue_cycle = 0;   // the scalar unit put it in its pipe's queue
-  uint64_t start_cycle = 0;   // the pipe began executing it
-  uint64_t busy_end = 0;      // start + occupancy: the pipe can take its next instruction
-  uint64_t end_cycle = 0;     // busy_end + latency: its result is visible
+  uint64_t issue_cycle = 0;  // the scalar unit put it in its pipe's queue
+  uint64_t start_cycle = 0;  // the pipe began executing it
+  uint64_t busy_end = 0;     // start + occupancy: the pipe can take its next instruction
+  uint64_t end_cycle = 0;    // busy_end + latency: its result is visible
   uint64_t bytes = 0, macs = 0, dense_macs = 0;
-  uint64_t wait_cycles = 0;   // cycles it waited on its pipe before start (flag, barrier, port)
+  uint64_t wait_cycles = 0;  // cycles it waited on its pipe before start (flag, barrier, port)
   WaitCause wait_cause = WaitCause::None;
   uint64_t queue_wait_cycles = 0;  // cycles the scalar unit stalled on a full queue before issuing it
-  uint8_t flag_id = 0;        // for Flag waits
+  uint8_t flag_id = 0;             // for Flag waits
 };
 
 // A flag became set (a SetFlag fired) or was consumed (a WaitFlag released).
 struct FlagEvent {
   isa::EventPair event;
   uint8_t id = 0;
-  uint64_t cycle = 0;        // set: when the flag becomes 1 (>= now); consumed: now
+  uint64_t cycle = 0;  // set: when the flag becomes 1 (>= now); consumed: now
   bool set = false;
   uint64_t instr_index = 0;  // the SetFlag (set) or the WaitFlag (consumed)
   uint64_t set_index = 0;    // consumed: the SetFlag whose set the WaitFlag took (flow arrows)

@@ -30,8 +30,8 @@ struct RunSummary {
   std::array<PipeSummary, isa::kPipeCount> pipes{};
   std::array<MemorySummary, isa::kSpaceCount> memories{};
   uint32_t flags_left_set = 0;
-  std::optional<SimFault> fault;         // exit 3
-  std::optional<InputError> input_error; // exit 2 (met while streaming the trace)
+  std::optional<SimFault> fault;          // exit 3
+  std::optional<InputError> input_error;  // exit 2 (met while streaming the trace)
 };
 
 class Simulation {

@@ -10,11 +10,18 @@ namespace aicore::model {
 
 // Address = space (bits 56..63) | GM tensor (bits 40..55) | byte offset (bits 0..39).
 inline uint64_t encode_address(isa::Space s, uint32_t tensor, uint64_t offset) {
-  return uint64_t{static_cast<uint8_t>(s)} << 56 | uint64_t{tensor & 0xffffu} << 40 | (offset & ((uint64_t{1} << 40) - 1));
+  return uint64_t{static_cast<uint8_t>(s)} << 56 | uint64_t{tensor & 0xffffu} << 40 |
+         (offset & ((uint64_t{1} << 40) - 1));
 }
-inline isa::Space address_space(uint64_t a) { return static_cast<isa::Space>(a >> 56); }
-inline uint32_t address_tensor(uint64_t a) { return static_cast<uint32_t>((a >> 40) & 0xffffu); }
-inline uint64_t address_offset(uint64_t a) { return a & ((uint64_t{1} << 40) - 1); }
+inline isa::Space address_space(uint64_t a) {
+  return static_cast<isa::Space>(a >> 56);
+}
+inline uint32_t address_tensor(uint64_t a) {
+  return static_cast<uint32_t>((a >> 40) & 0xffffu);
+}
+inline uint64_t address_offset(uint64_t a) {
+  return a & ((uint64_t{1} << 40) - 1);
+}
 
 // The access's timing: the cycle it starts (engines run ahead of SystemC time, so this is
 // their local time, possibly later than sc_time_stamp()) and the initiator's own transfer time

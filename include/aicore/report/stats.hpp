@@ -42,8 +42,8 @@ class StatsCollector : public model::Observer {
 struct RunInfo {
   std::string trace;
   bool timing_only = false;
-  std::string status;  // "completed", "fault", "input_error", "mismatch"
-  std::string message; // the fault or error text, if any
+  std::string status;   // "completed", "fault", "input_error", "mismatch"
+  std::string message;  // the fault or error text, if any
 };
 
 nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg,

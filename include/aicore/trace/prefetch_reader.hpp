@@ -37,8 +37,8 @@ class PrefetchReader {
   std::deque<std::vector<Statement>> full_;  // parsed batches, oldest first
   std::vector<Statement> current_;           // the batch next() is consuming
   size_t pos_ = 0;
-  bool done_ = false, stopping_ = false;     // producer finished / consumer asked it to stop
-  std::exception_ptr error_;                 // the parse error that ended the producer
+  bool done_ = false, stopping_ = false;  // producer finished / consumer asked it to stop
+  std::exception_ptr error_;              // the parse error that ended the producer
   std::thread thread_;
 };
 
