@@ -1,6 +1,8 @@
 // `aicore-sim run`: trace in; stats.json (always), instr.csv (--instr-log), timeline.json
 // (--timeline), waves.vcd (--vcd), .out files, and .expect checks out; exit status per
 // trace-format.md.
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -95,8 +97,12 @@ struct Inspection {
 void write_stats(const RunArgs& a, const model::RunSummary& s, const report::StatsCollector& c,
                  const config::Config& cfg, const std::string& status, const std::string& message) {
   report::RunInfo info{a.trace, a.timing_only, status, message};
-  std::ofstream f(fs::path(a.out_dir) / "stats.json");
+  const std::string path = (fs::path(a.out_dir) / "stats.json").string();
+  std::ofstream f(path);
+  if (!f)
+    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create stats.json: ") + std::strerror(errno));
   f << report::stats_json(s, c, cfg, info).dump(2) << "\n";
+  if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write stats.json (disk full?)");
 }
 
 // .out files and .expect checks; returns the exit status.
@@ -194,13 +200,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
     inspect.finish(a, s.cycles, err);
     if (s.input_error) {
+      err << s.input_error->what() << "\n";  // first: writing stats.json can fail too
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
-      err << s.input_error->what() << "\n";
       return kExitBadInput;
     }
     if (s.fault) {
-      write_stats(a, s, stats, cfg, "fault", s.fault->what());
       err << "aicore-sim: fault: " << s.fault->what() << "\n";
+      write_stats(a, s, stats, cfg, "fault", s.fault->what());
       return kExitFault;
     }
     const int status = finish_outputs(a, sim, out, err);

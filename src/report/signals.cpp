@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <stdexcept>
 
 #include "aicore/report/stats.hpp"
 
@@ -107,14 +106,13 @@ void SignalTracker::push(uint64_t cycle, int signal, uint64_t value, Op op, uint
   uint32_t slot;
   if (free_.empty()) {
     slot = static_cast<uint32_t>(slab_.size());
-    if (slot >> kSlotBits) throw std::length_error("SignalTracker: too many changes held");
     slab_.push_back(Change{});
   } else {
     slot = free_.back();
     free_.pop_back();
   }
   slab_[slot] = Change{value, static_cast<uint32_t>(signal), line, op};
-  heap_.push(Key{cycle, seq_++ << kSlotBits | slot});
+  heap_.push(Key{cycle, seq_++, slot});
 }
 
 // Flags count pending sets (a flag set again before it is consumed is a fault, but the wave
@@ -227,7 +225,7 @@ void SignalTracker::release(uint64_t before) {
       break;
     }
     while (!heap_.empty() && heap_.top().cycle == t) {
-      const auto slot = static_cast<uint32_t>(heap_.top().order & ((uint64_t{1} << kSlotBits) - 1));
+      const uint32_t slot = heap_.top().slot;
       heap_.pop();
       apply(slab_[slot]);
       free_.push_back(slot);

@@ -100,12 +100,10 @@ struct Formatter {
         .opt("dstNzNStride", o.dstNzNStride, 1)
         .opt("dstNzMatrixStride", o.dstNzMatrixStride, 0);
   }
-  void operator()(const isa::LoadData& o) const {
-    line("LoadData")
-        .kv("dst", o.dst)
-        .kv("src", o.src)
-        .opt("dtype", o.dtype, isa::DType::Int8)
-        .opt("startIndex", o.startIndex, 0)
+  // The fields LoadData and LoadDataWithSparse share after their operands.
+  template <class Load>
+  static void load_tail(Line& l, const Load& o) {
+    l.opt("startIndex", o.startIndex, 0)
         .kv("repeatTimes", o.repeatTimes)
         .opt("srcStride", o.srcStride, 0)
         .opt("dstGap", o.dstGap, 0)
@@ -113,20 +111,17 @@ struct Formatter {
         .opt("sid", o.sid, 0)
         .opt("addrMode", o.addrMode, 0);
   }
+  void operator()(const isa::LoadData& o) const {
+    Line l = line("LoadData");
+    l.kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int8);
+    load_tail(l, o);
+  }
   void operator()(const isa::LoadDataWithSparse& o) const {
     // The unused struct fields are written only when set, so an illegal op stays visible
     // in the trace (the simulator then reports it) instead of being silently cleaned.
-    line("LoadDataWithSparse")
-        .kv("dst", o.dst)
-        .kv("src", o.src)
-        .kv("idx", o.idx)
-        .opt("startIndex", o.startIndex, 0)
-        .kv("repeatTimes", o.repeatTimes)
-        .opt("srcStride", o.srcStride, 0)
-        .opt("dstGap", o.dstGap, 0)
-        .opt("ifTranspose", o.ifTranspose, 0)
-        .opt("sid", o.sid, 0)
-        .opt("addrMode", o.addrMode, 0);
+    Line l = line("LoadDataWithSparse");
+    l.kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx);
+    load_tail(l, o);
   }
   Line mmad(const char* name, const isa::MmadCommon& o) const {
     Line l = line(name);
@@ -193,6 +188,14 @@ std::string directive(const char* word, const std::string& name) {
   return std::string(word) + " " + name;
 }
 
+// ".out NAME file=PATH [dtype=D]" and ".expect ..." (same fields).
+std::string file_directive(const char* word, const std::string& name, const std::string& file,
+                           const std::string& dtype) {
+  std::string s = directive(word, name) + " file=" + file;
+  if (!dtype.empty()) s += " dtype=" + dtype;
+  return s;
+}
+
 }  // namespace
 
 namespace {
@@ -245,15 +248,11 @@ std::string format_gm(const std::string& name, uint64_t size, const std::string&
 }
 
 std::string format_out(const std::string& name, const std::string& file, const std::string& dtype) {
-  std::string s = directive(".out", name) + " file=" + file;
-  if (!dtype.empty()) s += " dtype=" + dtype;
-  return s;
+  return file_directive(".out", name, file, dtype);
 }
 
 std::string format_expect(const std::string& name, const std::string& file, const std::string& dtype) {
-  std::string s = directive(".expect", name) + " file=" + file;
-  if (!dtype.empty()) s += " dtype=" + dtype;
-  return s;
+  return file_directive(".expect", name, file, dtype);
 }
 
 }  // namespace aicore::trace

@@ -74,6 +74,29 @@ TEST_CASE("an output that cannot be created is a clear exit-2 error", "[cli][ins
   }
 }
 
+TEST_CASE("an output that cannot be written (disk full) is a clear exit-2 error", "[cli][inspect][errors]") {
+  // Each output in turn is a symlink to /dev/full: opening works, every write fails (ENOSPC).
+  for (const char* file : {"instr.csv", "timeline.json", "waves.vcd", "stats.json"}) {
+    INFO(file);
+    TempDir d;
+    std::filesystem::create_directories(d.file("out"));
+    std::filesystem::create_symlink("/dev/full", d.file(std::string("out/") + file));
+    const auto r = harness::run_trace(d, ".gm a size=32\nDataCopy dst=L1:0 src=a blockLen=1\n",
+                                      "--instr-log --timeline --vcd");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains(std::string("cannot write ") + file + " (disk full?)"));
+  }
+}
+
+TEST_CASE("a fault is still reported when stats.json cannot be written", "[cli][inspect][errors]") {
+  TempDir d;
+  std::filesystem::create_directories(d.file("out"));
+  std::filesystem::create_symlink("/dev/full", d.file("out/stats.json"));
+  const auto r = harness::run_trace(d, "LoadData dst=L0A:0 src=L1:1 repeatTimes=1\n");  // misaligned
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("aicore-sim: fault: ") && Contains("cannot write stats.json (disk full?)"));
+}
+
 TEST_CASE("window: keeps exactly what overlaps it, with the same values as the whole run",
           "[cli][inspect][window]") {
   TempDir whole, part;

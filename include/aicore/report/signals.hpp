@@ -84,16 +84,15 @@ class SignalTracker : public model::Observer {
     uint32_t signal, line;
     Op op;
   };
-  // The heap orders 16-byte keys (cycle, then push order) and the changes wait in a slab
-  // (reused slots): sifting moved 40-byte changes and was the tracker's main cost.
+  // The heap orders small keys (cycle, then push order) and the changes wait in a slab
+  // (reused slots): sifting whole 40-byte changes was the tracker's main cost.
   struct Key {
-    uint64_t cycle;
-    uint64_t order;  // seq << kSlotBits | slot: seq is unique, so the slot never decides
+    uint64_t cycle, seq;
+    uint32_t slot;
   };
-  static constexpr unsigned kSlotBits = 24;  // held changes stay far below 16 M (held())
   struct Later {
     bool operator()(const Key& a, const Key& b) const {
-      return a.cycle != b.cycle ? a.cycle > b.cycle : a.order > b.order;
+      return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
     }
   };
   uint32_t add(const std::string& scope, const std::string& name, SignalKind kind, uint32_t width,
