@@ -1,11 +1,28 @@
 #!/usr/bin/env bash
-# Installs every build, test and tool dependency of aicore-sim from Debian packages.
-# Idempotent and quick when everything is already there (no apt-get update then).
+# Installs aicore-sim's dependencies from Debian packages (Debian 12). Idempotent, and quick when
+# everything is already there (no apt-get update then).
+#   bash scripts/deps.sh            what building and running the simulator needs (scripts/example.sh)
+#   bash scripts/deps.sh test       + the test suite: Catch2, clang (ASan/UBSan, libFuzzer), clang-format,
+#                                     matplotlib, and the benchmarks' libraries (the test build builds bench/)
+#   bash scripts/deps.sh bench      + only the benchmarks' libraries
 set -euo pipefail
-PKGS=(build-essential cmake pkg-config ninja-build
-      libsystemc-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev
-      catch2 nlohmann-json3-dev libbenchmark-dev libdnnl-dev
-      clang clang-format clang-tidy libclang-rt-14-dev python3-matplotlib)
+# The simulator itself: compiler, build tools, SystemC and the libraries src/ links.
+BASE=(build-essential cmake pkg-config ninja-build
+      libsystemc-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev)
+# Benchmarks (bench/, AICORE_BENCH=ON): Google Benchmark and oneDNN. Debian's oneDNN CMake package
+# calls find_package(OpenCL REQUIRED), so the OpenCL loader and headers come too.
+BENCH=(libbenchmark-dev libdnnl-dev ocl-icd-opencl-dev opencl-c-headers)
+# Tests: Catch2 v2, the clang sanitizer/fuzzer build, the clang-format style test, plots in tests.
+TEST=(catch2 clang clang-format libclang-rt-14-dev python3-matplotlib)
+
+PKGS=("${BASE[@]}")
+for set in "$@"; do
+  case "$set" in
+    test) PKGS+=("${TEST[@]}" "${BENCH[@]}") ;;
+    bench) PKGS+=("${BENCH[@]}") ;;
+    *) echo "scripts/deps.sh: unknown set '$set' (known: test, bench)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -13,6 +30,7 @@ done
 if ((${#missing[@]})); then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   export DEBIAN_FRONTEND=noninteractive
+  echo "== installing ${missing[*]}"
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds (Release) and runs the whole test suite with CTest.
+# Installs dependencies, builds (Release, with tests and benchmarks) and runs the whole test suite with CTest.
 # AICORE_ASAN=1: also build with clang + AddressSanitizer + UBSan (build/asan-fuzz, which also
 #   holds the libFuzzer targets) and run the whole suite there.
 # AICORE_FUZZ_SECONDS=N: then fuzz each fuzz target for N seconds in that build (fuzz/run.sh).
 # docs/hardening.md says what each part covers and how to run the long versions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh
+bash scripts/deps.sh test
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$SECONDS
 step() { echo "== $1 ($((SECONDS - start)) s so far)"; }
 
-step "release build"
-cmake --preset release >/dev/null
-cmake --build --preset release -j"$jobs"
+step "release build (tests and benchmarks on)"
+cmake --preset test >/dev/null
+cmake --build --preset test -j"$jobs"
 step "release tests"
-ctest --preset release -j"$jobs"
+ctest --preset test -j"$jobs"
 
 if [ "${AICORE_ASAN:-0}" = 1 ] || [ "${AICORE_FUZZ_SECONDS:-0}" != 0 ]; then
   B=build/asan-fuzz
