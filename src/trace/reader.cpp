@@ -36,6 +36,7 @@ std::string resolve(const std::string& base_dir, std::string_view file) {
 struct Reader::Impl {
   std::unique_ptr<std::istream> owned;
   std::string name;
+  FileId file_id = 0;  // `name` interned: what every instruction record carries
   std::string base_dir;
   detail::LineSource lines;
   detail::TensorTable tensors;
@@ -44,7 +45,11 @@ struct Reader::Impl {
   std::vector<Token> tokens;  // reused token buffer
 
   Impl(std::unique_ptr<std::istream> own, std::istream& in, std::string display, std::string base)
-      : owned(std::move(own)), name(display), base_dir(std::move(base)), lines(in, std::move(display)) {}
+      : owned(std::move(own)),
+        name(display),
+        file_id(intern_source_file(display)),
+        base_dir(std::move(base)),
+        lines(in, std::move(display)) {}
 
   // The NAME operand of a directive (tokens[1]).
   std::string_view directive_name(const LineContext& ctx) const {
@@ -168,6 +173,7 @@ struct Reader::Impl {
       s.instr.op = detail::parse_instruction(tokens, tensors, ctx);
       s.instr.index = instructions++;
       s.instr.line = lines.line();
+      s.instr.file = file_id;
       return true;
     }
     return false;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <variant>
 
+#include "aicore/common/source_files.hpp"
 #include "aicore/isa/types.hpp"
 
 namespace aicore::isa {
@@ -85,11 +86,12 @@ struct PipeBarrier {
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
                         SetFlag, WaitFlag, PipeBarrier>;
 
-// An instruction as it appears in a trace: the operation plus where it came from.
+// An instruction as a source yields it: the operation plus where it came from.
 struct Instruction {
   Op op;
-  uint64_t index = 0;  // 0-based position among the trace's instructions
-  uint32_t line = 0;   // 1-based line in the trace file
+  uint64_t index = 0;  // 0-based position among its source's (one core's) instructions
+  uint32_t line = 0;   // 1-based line in `file`
+  FileId file = 0;     // the trace or kernel source it came from (common/source_files.hpp)
 };
 
 const char* mnemonic(const Op& op);

@@ -1,0 +1,26 @@
+// Keys whose effect another key limits: raising a capped key past its cap changes nothing in a
+// run (MTE2 cannot read faster than the GM port it shares). `--set`, what-if overlays and sweeps
+// warn about it instead of silently simulating the cap.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "aicore/config/config.hpp"
+
+namespace aicore::config {
+
+struct Cap {
+  std::string key;        // the capped key, e.g. "gm.read.bytes_per_cycle"
+  std::string capped_by;  // the key that bounds it, e.g. "gm.shared_bytes_per_cycle"
+  std::string why;        // one line: why the second bounds the first
+};
+
+// Every cap relation, in param-table order of `key`.
+const std::vector<Cap>& caps();
+
+// The warning for `key` in `c` when its value exceeds a cap ("" when it does not, or when `key`
+// is capped by nothing): "gm.read.bytes_per_cycle = 512 is above gm.shared_bytes_per_cycle = 256
+// (...): raising it further changes nothing".
+std::string cap_warning(const Config& c, const std::string& key);
+
+}  // namespace aicore::config
