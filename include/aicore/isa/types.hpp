@@ -14,6 +14,15 @@ constexpr int kPipeCount = 6;
 const char* to_string(Pipe p);
 std::optional<Pipe> pipe_from_string(std::string_view s);  // "MTE2", "M", ...
 
+// One AI Core of a chip (its block index in a multi-core kernel). A chip of one core has only
+// core 0. A struct, not an integer, so a core id cannot be passed where a count or an index is meant.
+struct CoreId {
+  uint16_t value = 0;
+  friend bool operator==(CoreId a, CoreId b) { return a.value == b.value; }
+  friend bool operator!=(CoreId a, CoreId b) { return a.value != b.value; }
+  friend bool operator<(CoreId a, CoreId b) { return a.value < b.value; }
+};
+
 // Memories ("positions"). SparseIndex is the hidden buffer written by LoadDataWithSparse.
 enum class Space : uint8_t { GM, L1, L0A, L0B, L0C, SparseIndex };
 constexpr int kSpaceCount = 6;
