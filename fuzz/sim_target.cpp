@@ -27,7 +27,8 @@
 #include <vector>
 
 #include "aicore/config/loader.hpp"
-#include "aicore/model/simulation.hpp"
+#include "aicore/model/chip.hpp"
+#include "aicore/model/trace_source.hpp"
 #include "aicore/report/instr_csv.hpp"
 #include "aicore/report/stats.hpp"
 #include "aicore/trace/data_file.hpp"
@@ -96,7 +97,7 @@ class ContractObserver : public model::Observer {
     else
       at(e.cycle, "flag consumed");
   }
-  void on_queue(isa::Pipe, uint64_t cycle, int delta) override {
+  void on_queue(isa::CoreId, isa::Pipe, uint64_t cycle, int delta) override {
     if (delta > 0)
       not_before(cycle, "queue entry");
     else
@@ -117,7 +118,7 @@ class ContractObserver : public model::Observer {
 };
 
 struct Outcome {
-  model::RunSummary s;
+  model::ChipSummary s;
   bool parse_or_data_error = false;
 };
 
@@ -176,7 +177,8 @@ uint64_t prepare_inputs(const std::string& dir, const std::string& text) {
 Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool timing_only) {
   Outcome o;
   {
-    model::Simulation sim(fuzz_config(), trace_path, timing_only);
+    model::TraceSource source(trace_path);
+    model::Chip sim(fuzz_config(), {&source}, timing_only);
     report::StatsCollector stats;
     ContractObserver contract;
     sim.add_observer(&stats);
@@ -192,14 +194,14 @@ Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool
     if (o.s.input_error) o.parse_or_data_error = true;
     if (o.s.completed && !timing_only) {
       try {
-        for (const auto& out : sim.outs()) {
+        for (const auto& out : source.outs()) {
           const auto& t = sim.tensors()[out.tensor];
           if (simple_name(out.file))
-            trace::write_tensor_file(out_dir + "/" + out.file, sim.tensor_data(out.tensor), t.size,
+            trace::write_tensor_file(out_dir + "/" + out.file, sim.tensor_data(out.tensor), t.bytes,
                                      out.dtype);
         }
-        for (const auto& e : sim.expects())
-          (void)trace::compare_expect(e, sim.tensor_data(e.tensor), sim.tensors()[e.tensor].size);
+        for (const auto& e : source.expects())
+          (void)trace::compare_expect(e, sim.tensor_data(e.tensor), sim.tensors()[e.tensor].bytes);
       } catch (const InputError&) {
         o.parse_or_data_error = true;
       }
@@ -224,9 +226,9 @@ void compare(const Outcome& full, const Outcome& timing) {
   bool same = same_end && full.s.instructions == timing.s.instructions;
   if (same && full.s.completed) {
     same = full.s.cycles == timing.s.cycles;
-    for (size_t p = 0; p < full.s.pipes.size(); ++p)
-      same = same && full.s.pipes[p].busy_cycles == timing.s.pipes[p].busy_cycles &&
-             full.s.pipes[p].instructions == timing.s.pipes[p].instructions;
+    for (size_t p = 0; p < full.s.cores[0].pipes.size(); ++p)
+      same = same && full.s.cores[0].pipes[p].busy_cycles == timing.s.cores[0].pipes[p].busy_cycles &&
+             full.s.cores[0].pipes[p].instructions == timing.s.cores[0].pipes[p].instructions;
   }
   if (!same)
     fuzz::oracle_failed("full and --timing-only runs differ:\n  full:        " + describe(full) +

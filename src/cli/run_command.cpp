@@ -10,7 +10,8 @@
 
 #include "aicore/common/log.hpp"
 #include "aicore/config/loader.hpp"
-#include "aicore/model/simulation.hpp"
+#include "aicore/model/chip.hpp"
+#include "aicore/model/trace_source.hpp"
 #include "aicore/report/background.hpp"
 #include "aicore/report/instr_csv.hpp"
 #include "aicore/report/stats.hpp"
@@ -18,6 +19,7 @@
 #include "aicore/report/vcd_writer.hpp"
 #include "aicore/report/window.hpp"
 #include "aicore/trace/data_file.hpp"
+#include "aicore/trace/manifest.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -47,8 +49,7 @@ struct Inspection {
   // Runs the writers above on a worker thread; declared last so it stops before they go.
   std::unique_ptr<report::BackgroundObservers> worker;
 
-  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg,
-             model::Simulation& sim) {
+  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg, model::Chip& sim) {
     const fs::path dir(a.out_dir);
     const std::string name = fs::path(a.trace).filename().string();
     if (!a.instr_log && !a.timeline && !a.vcd) return;
@@ -94,7 +95,7 @@ struct Inspection {
   }
 };
 
-void write_stats(const RunArgs& a, const model::RunSummary& s, const report::StatsCollector& c,
+void write_stats(const RunArgs& a, const model::ChipSummary& s, const report::StatsCollector& c,
                  const config::Config& cfg, const std::string& status, const std::string& message) {
   report::RunInfo info{a.trace, a.timing_only, status, message};
   const std::string path = (fs::path(a.out_dir) / "stats.json").string();
@@ -105,33 +106,58 @@ void write_stats(const RunArgs& a, const model::RunSummary& s, const report::Sta
   if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write stats.json (disk full?)");
 }
 
-// .out files and .expect checks; returns the exit status.
-int finish_outputs(const RunArgs& a, const model::Simulation& sim, std::ostream& out, std::ostream& err) {
+// The traces of the kernel: one for a .trace, one per core for a manifest.
+std::vector<std::unique_ptr<model::TraceSource>> open_sources(const std::string& path) {
+  std::vector<std::unique_ptr<model::TraceSource>> out;
+  if (!trace::is_manifest_path(path)) {
+    out.push_back(std::make_unique<model::TraceSource>(path));
+    return out;
+  }
+  for (const trace::ManifestEntry& e : trace::read_manifest(path).cores) {
+    try {
+      out.push_back(std::make_unique<model::TraceSource>(e.trace));
+    } catch (const InputError& err) {
+      throw InputError(e.loc, "core " + std::to_string(out.size()) + ": " + err.what());
+    }
+  }
+  return out;
+}
+
+// .out files and .expect checks of every core's trace, once all cores have finished; returns
+// the exit status.
+int finish_outputs(const RunArgs& a, const model::Chip& sim,
+                   const std::vector<std::unique_ptr<model::TraceSource>>& sources, std::ostream& out,
+                   std::ostream& err) {
   if (a.timing_only) {
-    if (!sim.outs().empty() || !sim.expects().empty())
-      out << "note: --timing-only: .out and .expect are skipped (no data was computed)\n";
+    for (const auto& src : sources)
+      if (!src->outs().empty() || !src->expects().empty()) {
+        out << "note: --timing-only: .out and .expect are skipped (no data was computed)\n";
+        break;
+      }
     return kExitOk;
   }
-  for (const auto& o : sim.outs()) {
-    const auto& t = sim.tensors()[o.tensor];
-    trace::write_tensor_file((fs::path(a.out_dir) / o.file).string(), sim.tensor_data(o.tensor), t.size,
-                             o.dtype);
-  }
-  int status = kExitOk;
-  for (const auto& e : sim.expects()) {
-    const auto& t = sim.tensors()[e.tensor];
-    const auto mismatch = trace::compare_expect(e, sim.tensor_data(e.tensor), t.size);
-    if (!mismatch) {
-      out << "expect " << t.name << ": match (" << t.size << " bytes)\n";
-      continue;
+  for (const auto& src : sources)
+    for (const auto& o : src->outs()) {
+      const auto& t = sim.tensors()[o.tensor];
+      trace::write_tensor_file((fs::path(a.out_dir) / o.file).string(), sim.tensor_data(o.tensor), t.bytes,
+                               o.dtype);
     }
-    status = kExitMismatch;
-    err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in "
-        << mismatch->count << " elements";
-    for (const auto& [index, want, got] : mismatch->first)
-      err << "\n  [" << index << "] expected " << want << ", got " << got;
-    err << "\n";
-  }
+  int status = kExitOk;
+  for (const auto& src : sources)
+    for (const auto& e : src->expects()) {
+      const auto& t = sim.tensors()[e.tensor];
+      const auto mismatch = trace::compare_expect(e, sim.tensor_data(e.tensor), t.bytes);
+      if (!mismatch) {
+        out << "expect " << t.name << ": match (" << t.bytes << " bytes)\n";
+        continue;
+      }
+      status = kExitMismatch;
+      err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in "
+          << mismatch->count << " elements";
+      for (const auto& [index, want, got] : mismatch->first)
+        err << "\n  [" << index << "] expected " << want << ", got " << got;
+      err << "\n";
+    }
   return status;
 }
 
@@ -192,11 +218,23 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (ec)
       throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
 
-    model::Simulation sim(cfg, a.trace, a.timing_only);
+    const auto sources = open_sources(a.trace);
+    if (sources.size() > cfg.chip.cores)
+      throw InputError(SourceLoc{a.trace, 0, 0},
+                       "the kernel has " + std::to_string(sources.size()) +
+                           " cores but chip.cores = " + std::to_string(cfg.chip.cores) +
+                           " (raise it with --set chip.cores=" + std::to_string(sources.size()) + ")");
+    std::vector<model::InstructionSource*> cores;
+    for (const auto& src : sources) cores.push_back(src.get());
+    model::Chip sim(cfg, cores, a.timing_only);
     report::StatsCollector stats;
     sim.add_observer(&stats);
     Inspection inspect(a, window, cfg, sim);
-    const model::RunSummary s = sim.run();
+    const model::ChipSummary s = sim.run();
+    if (s.late_gm_requests)
+      err << "warning: " << s.late_gm_requests
+          << " GM transfer(s) started after their cycle (the model's time-order rule was broken; "
+             "their timing is approximate)\n";
     log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
     inspect.finish(a, s.cycles, err);
     if (s.input_error) {
@@ -209,7 +247,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       write_stats(a, s, stats, cfg, "fault", s.fault->what());
       return kExitFault;
     }
-    const int status = finish_outputs(a, sim, out, err);
+    const int status = finish_outputs(a, sim, sources, out, err);
     write_stats(a, s, stats, cfg, status == kExitOk ? "completed" : "mismatch", "");
     if (!a.quiet) {
       out << report::summary_text(s, stats, cfg);

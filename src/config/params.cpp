@@ -23,10 +23,19 @@ std::vector<Param> make_table() {
       {"clock_mhz", "MHz", "core clock: cycles / clock_mhz = microseconds", AICORE_FIELD(clock_mhz), 1,
        100000, 0},
 
+      {"chip.cores", "cores", "AI Cores (Cube cores) a kernel may use; a manifest with more is an error",
+       AICORE_FIELD(chip.cores), 1, 1024, 0},
+      {"chip.gm_bytes_per_cycle", "B/cycle",
+       "aggregate GM bandwidth shared by all cores (each is also capped by its own port)",
+       AICORE_FIELD(chip.gm_bytes_per_cycle), kMinRate, kMaxRate, 0},
+
       // Multiples: the smallest unit the ISA moves into each buffer (isa.md §1/§2).
       {"buffers.l1_bytes", "bytes", "L1 size (A1/B1)", AICORE_FIELD(buffers.l1_bytes), 32, kMaxBuffer, 32},
       {"buffers.l1_banks", "banks", "L1 bank count (bank = l1_bytes / l1_banks)",
        AICORE_FIELD(buffers.l1_banks), 1, 1024, 0},
+      {"buffers.l0c_banks", "banks",
+       "L0C bank count (bank = l0c_bytes / l0c_banks); a port serves each bank on its own",
+       AICORE_FIELD(buffers.l0c_banks), 1, 1024, 0},
       {"buffers.l0a_bytes", "bytes", "L0A size (A2)", AICORE_FIELD(buffers.l0a_bytes), 512, kMaxBuffer, 512},
       {"buffers.l0b_bytes", "bytes", "L0B size (B2)", AICORE_FIELD(buffers.l0b_bytes), 512, kMaxBuffer, 512},
       {"buffers.l0c_bytes", "bytes", "L0C size (CO1)", AICORE_FIELD(buffers.l0c_bytes), 1024, kMaxBuffer,
@@ -100,6 +109,8 @@ std::vector<Param> make_table() {
        AICORE_FIELD(issue.queue_depth_m), 1, kMaxDepth, 0},
       {"issue.queue_depth_fix", "instructions", "FIX instruction queue depth",
        AICORE_FIELD(issue.queue_depth_fix), 1, kMaxDepth, 0},
+      {"issue.queue_depth_mte3", "instructions", "MTE3 instruction queue depth (only flags run on MTE3 here)",
+       AICORE_FIELD(issue.queue_depth_mte3), 1, kMaxDepth, 0},
       {"issue.sync_cycles", "cycles", "cost of SetFlag/WaitFlag/PipeBarrier on its pipe",
        AICORE_FIELD(issue.sync_cycles), 0, kMaxCycles, 0},
   };

@@ -23,6 +23,7 @@ struct Later {
 void Dispatcher::add_observer(Observer* o) {
   observers_.push_back(o);
   wants_queue_ = wants_queue_ || o->wants_queue();
+  wants_issue_ = wants_issue_ || o->wants_issue();
 }
 
 uint64_t Dispatcher::horizon_above(uint64_t floor) {
@@ -80,18 +81,34 @@ void Dispatcher::flag(const FlagEvent& f, uint64_t now) {
       });
 }
 
-void Dispatcher::queue(isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now) {
+void Dispatcher::queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now) {
   if (!wants_queue_) return;
   accept(
-      now, [&] { deliver_queue(pipe, cycle, delta); },
+      now, [&] { deliver_queue(core, pipe, cycle, delta); },
       [&] {
+        // Core (16 bits), pipe (3) and sign (1) fit in the key's 29 bits beside the kind.
         if (cycle == now && (delta == 1 || delta == -1)) {
-          hold(now, (static_cast<uint32_t>(pipe) << 1 | (delta > 0 ? 1u : 0u)) << kKindBits | kQueueNow);
+          const uint32_t packed =
+              uint32_t{core.value} << 4 | static_cast<uint32_t>(pipe) << 1 | (delta > 0 ? 1u : 0u);
+          hold(now, packed << kKindBits | kQueueNow);
         } else {
           const uint32_t slot = queues_.take();
-          queues_.items[slot] = HeldQueue{pipe, delta, cycle};
+          queues_.items[slot] = HeldQueue{core, pipe, delta, cycle};
           hold(now, slot << kKindBits | kQueue);
         }
+      });
+}
+
+void Dispatcher::issue(const IssueRecord& r) {
+  if (!wants_issue_) return;
+  accept(
+      r.issue_cycle, [&] { deliver_issue(r); },
+      [&] {
+        const uint32_t slot = issues_.take();
+        HeldIssue& held = issues_.items[slot];
+        held.record = r;
+        held.instr = *r.instr;
+        hold(r.issue_cycle, slot << kKindBits | kIssue);
       });
 }
 
@@ -164,13 +181,21 @@ void Dispatcher::deliver(const Key& k) {
       break;
     case kQueue: {
       const HeldQueue& q = queues_.items[slot];
-      deliver_queue(q.pipe, q.cycle, q.delta);
+      deliver_queue(q.core, q.pipe, q.cycle, q.delta);
       queues_.free.push_back(slot);
       break;
     }
     case kQueueNow:
-      deliver_queue(static_cast<isa::Pipe>(slot >> 1), k.now, slot & 1 ? 1 : -1);
+      deliver_queue(isa::CoreId{static_cast<uint16_t>(slot >> 4)}, static_cast<isa::Pipe>((slot >> 1) & 7),
+                    k.now, slot & 1 ? 1 : -1);
       break;
+    case kIssue: {
+      HeldIssue& held = issues_.items[slot];
+      held.record.instr = &held.instr;
+      deliver_issue(held.record);
+      issues_.free.push_back(slot);
+      break;
+    }
   }
 }
 
@@ -182,9 +207,14 @@ void Dispatcher::deliver_flag(const FlagEvent& f) {
   for (Observer* o : observers_) o->on_flag(f);
 }
 
-void Dispatcher::deliver_queue(isa::Pipe pipe, uint64_t cycle, int delta) {
+void Dispatcher::deliver_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta) {
   for (Observer* o : observers_)
-    if (o->wants_queue()) o->on_queue(pipe, cycle, delta);
+    if (o->wants_queue()) o->on_queue(core, pipe, cycle, delta);
+}
+
+void Dispatcher::deliver_issue(const IssueRecord& r) {
+  for (Observer* o : observers_)
+    if (o->wants_issue()) o->on_issue(r);
 }
 
 }  // namespace aicore::model

@@ -1,40 +1,35 @@
 #include "aicore/model/engine.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "aicore/common/log.hpp"
 #include "aicore/isa/check.hpp"
 #include "aicore/model/clock.hpp"
-#include "aicore/model/timing.hpp"
-#include "aicore/model/transport.hpp"
 #include "aicore/semantics/execute.hpp"
 
 namespace aicore::model {
 
-Engine::Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, SimContext& ctx,
+Engine::Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, CoreContext& ctx,
                SyncUnit& sync)
     : sc_core::sc_module(name),
-      socket("socket"),
       pipe_(pipe),
       depth_(queue_depth),
       ctx_(ctx),
       sync_(sync),
       start_ring_(queue_depth, 0) {
-  port_of_.fill(-1);
-  trans_.set_extension(new PathExtension);
   SC_HAS_PROCESS(Engine);
   SC_THREAD(run);
 }
 
-void Engine::connect(Memory& m) {
-  port_of_[static_cast<size_t>(m.space())] = static_cast<int>(socket.size());
-  if (m.space() == isa::Space::GM) uses_gm_ = true;
-  socket.bind(m.socket);
+void Engine::connect(Buffer& b, bool reads, bool writes) {
+  buffers_[static_cast<size_t>(b.space())] = &b;
+  if (reads) b.add_user(false, this);
+  if (writes) b.add_user(true, this);
 }
 
 uint64_t Engine::horizon() const {
   if (finished_) return UINT64_MAX;
+  if (in_flight_) return in_flight_start_;
   // Nothing here can start before the pipe is free, nor before it is issued: the queued front
   // entry's issue cycle, or (queue empty) the scalar unit's next issue slot.
   if (!queue_.empty()) return std::max(local_, queue_.front().issue_cycle);
@@ -42,7 +37,7 @@ uint64_t Engine::horizon() const {
 }
 
 void Engine::push(QueueEntry&& e) {
-  ctx_.dispatch.queue(pipe_, e.issue_cycle, +1, e.issue_cycle);
+  ctx_.chip.dispatch.queue(ctx_.id, pipe_, e.issue_cycle, +1, e.issue_cycle);
   queue_.push_back(std::move(e));
   ++pushed_count_;
   if (waiting_push_) pushed_ev_.notify(sc_core::SC_ZERO_TIME);
@@ -72,7 +67,7 @@ uint64_t Engine::drain() {
 }
 
 void Engine::started(uint64_t start) {
-  ctx_.dispatch.queue(pipe_, start, -1, start);
+  ctx_.chip.dispatch.queue(ctx_.id, pipe_, start, -1, start);
   start_ring_[started_count_ % depth_] = start;
   ++started_count_;
   queue_.pop_front();
@@ -107,54 +102,54 @@ void Engine::run() {
     const QueueEntry e = queue_.front();  // stays queued (counts as occupying it) until it starts
     current_ = &e.instr;
     execute(e, std::max(local_, e.issue_cycle));
-    if (ctx_.fault) return;
+    if (ctx_.chip.fault) return;
     current_ = nullptr;
     if (waiters_) progress_ev_.notify(sc_core::SC_ZERO_TIME);
   }
 }
 
 void Engine::record(InstrRecord& r) {
+  r.core = ctx_.id;
   r.pipe = pipe_;
   if (log().should_log(spdlog::level::debug))
-    log().debug("{} #{} line {} {}: issue {} start {} busy until {} done {}", isa::to_string(pipe_),
-                r.instr->index, r.instr->line, isa::mnemonic(r.instr->op), r.issue_cycle, r.start_cycle,
-                r.busy_end, r.end_cycle);
+    log().debug("core {} {} #{} line {} {}: issue {} start {} busy until {} done {}", r.core.value,
+                isa::to_string(pipe_), r.instr->index, r.instr->line, isa::mnemonic(r.instr->op),
+                r.issue_cycle, r.start_cycle, r.busy_end, r.end_cycle);
   ++instructions_;
-  busy_cycles_ += r.busy_end - r.start_cycle;
+  // Waiting for a shared port is stall, not busy time (the pipe moved nothing meanwhile).
+  busy_cycles_ += r.busy_end - r.start_cycle - r.port_stall_cycles;
   stall_cycles_ += r.wait_cycles;
   local_ = r.busy_end;
-  ctx_.dispatch.instruction(r);
+  if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
+  in_flight_ = false;
+  ctx_.chip.dispatch.instruction(r);
 }
 
 void Engine::execute(const QueueEntry& e, uint64_t earliest) {
+  const isa::Op& op = e.instr.op;
+  if (std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op) ||
+      std::holds_alternative<isa::PipeBarrier>(op)) {
+    execute_sync(e, earliest);
+  } else {
+    execute_data(e, earliest);
+  }
+}
+
+void Engine::execute_sync(const QueueEntry& e, uint64_t earliest) {
   const isa::Op& op = e.instr.op;
   InstrRecord r;
   r.instr = &e.instr;
   r.issue_cycle = e.issue_cycle;
   r.queue_wait_cycles = e.queue_wait_cycles;
   const uint64_t sync_cost = ctx_.cfg.issue.sync_cycles;
-  const bool is_sync = std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op);
-  if (is_sync) {
-    try {
-      isa::check_fields(op);
-    } catch (const Fault& f) {
-      ctx_.raise(f.kind(), f.what(), e.instr, earliest);
-      return;
-    }
+  try {
+    isa::check_fields(op);
+  } catch (const Fault& f) {
+    ctx_.raise(f.kind(), f.what(), e.instr, earliest);
+    return;
   }
   uint64_t start = earliest;
-  if (const auto* w = std::get_if<isa::WaitFlag>(&op)) {
-    const auto released = sync_.wait(e.instr, w->event, w->id, earliest);
-    if (!released) return;
-    start = *released;
-    if (start > earliest) r.wait_cause = WaitCause::Flag;
-    r.flag_id = w->id;
-  } else if (std::holds_alternative<isa::PipeBarrier>(op)) {
-    if (last_completion_ > earliest) {
-      start = last_completion_;
-      r.wait_cause = WaitCause::Barrier;
-    }
-  } else if (const auto* s = std::get_if<isa::SetFlag>(&op)) {
+  if (const auto* s = std::get_if<isa::SetFlag>(&op)) {
     // Fires once every earlier instruction of this pipe has completed (latency included); it
     // does not hold later instructions of the pipe back.
     const uint64_t fire = std::max(earliest + sync_cost, last_completion_);
@@ -165,96 +160,96 @@ void Engine::execute(const QueueEntry& e, uint64_t earliest) {
     r.end_cycle = fire;
     record(r);
     return;
-  } else {
-    execute_data(e, earliest);
-    return;
+  }
+  if (const auto* w = std::get_if<isa::WaitFlag>(&op)) {
+    const auto released = sync_.wait(e.instr, w->event, w->id, earliest);
+    if (!released) return;
+    start = *released;
+    if (start > earliest) r.wait_cause = WaitCause::Flag;
+    r.flag_id = w->id;
+  } else if (last_completion_ > earliest) {  // PipeBarrier of this pipe
+    start = last_completion_;
+    r.wait_cause = WaitCause::Barrier;
   }
   started(start);
   r.start_cycle = start;
   r.wait_cycles = start - earliest;
   r.busy_end = r.end_cycle = start + sync_cost;
-  if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
   record(r);
 }
 
-void Engine::execute_data(const QueueEntry& e, uint64_t start) {
+void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   const isa::Op& op = e.instr.op;
   isa::Footprint fp;
   try {
     isa::check_fields(op);
-    fp = isa::footprint(op);  // computed once: bounds, cost and transactions all use it
+    fp = isa::footprint(op);  // computed once: bounds, cost and port bookings all use it
     isa::check_bounds(fp, ctx_.view.limits());
     if (ctx_.functional) sem::execute(op, ctx_.view);  // the bytes (--timing-only: none)
   } catch (const Fault& f) {
-    ctx_.raise(f.kind(), f.what(), e.instr, start);
+    ctx_.raise(f.kind(), f.what(), e.instr, earliest);
     return;
   }
-  // A port shared with another pipe must see requests in time order: catch up with SystemC
-  // time first (only MTE2 and FIX, whose GM port is shared, ever wait here).
-  if (uses_gm_ && start > now_cycles()) {
-    sc_core::wait(cycles(start - now_cycles()));
-  }
-  started(start);
   const Cost c = cost_of(op, ctx_.cfg, isa::bytes_moved(op, fp));
   InstrRecord r;
   r.instr = &e.instr;
   r.issue_cycle = e.issue_cycle;
   r.queue_wait_cycles = e.queue_wait_cycles;
-  r.start_cycle = start;
   r.bytes = c.bytes;
   r.macs = c.macs;
   r.dense_macs = c.dense_macs;
-  const uint64_t own_end = start + c.occupancy;
-  const uint64_t port_end = transport(fp, start, c.occupancy, c.bytes);
-  r.busy_end = std::max(port_end, own_end);
-  if (port_end > own_end) {  // a shared port (GM) was busy with another pipe's traffic
+  // A port another pipe also uses may be booked at `earliest`: start when every port is free.
+  const uint64_t start = book_ports(fp, earliest, c.port_cycles);
+  if (start > earliest) {
     r.wait_cause = WaitCause::Port;
-    r.wait_cycles = port_end - own_end;
+    r.wait_cycles = start - earliest;
+  }
+  r.start_cycle = start;
+  r.busy_end = start + c.occupancy;
+  if (c.gm_rate > 0) {
+    const uint64_t through = gm_transfer(fp, start, c);
+    r.busy_end = std::max(r.busy_end, start + c.fixed + std::max(c.port_cycles, through - start));
+    r.port_stall_cycles = r.busy_end - (start + c.occupancy);
+    if (r.port_stall_cycles) r.wait_cause = WaitCause::Port;
+    r.wait_cycles += r.port_stall_cycles;
+  } else {
+    started(start);
   }
   r.end_cycle = r.busy_end + c.latency;
-  if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
   record(r);
 }
 
-uint64_t Engine::transport(const isa::Footprint& fp, uint64_t start, uint64_t path_cycles, uint64_t moved) {
-  uint64_t end = start + path_cycles;
-  // One transaction per (memory, direction): the parts of one instruction move together, so
-  // they must not queue behind each other on a port (LoadDataWithSparse reads weights and
-  // indexes from L1 at once).
-  struct Access {
-    isa::Space space;
-    uint32_t tensor;
-    uint64_t begin, bytes;
-    bool write;
-  };
-  std::array<Access, 5> acc{};
-  size_t n = 0;
+uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycles) {
+  cals_.clear();
   for (const isa::Extent& x : fp) {
-    size_t i = 0;
-    while (i < n && !(acc[i].space == x.space && acc[i].write == x.write && acc[i].tensor == x.tensor)) ++i;
-    if (i == n) acc[n++] = Access{x.space, x.tensor, x.begin, 0, x.write};
-    acc[i].bytes += x.size();
+    Buffer* b = x.space == isa::Space::GM ? nullptr : buffers_[static_cast<size_t>(x.space)];
+    if (!b) continue;
+    b->count(x.write, x.size());
+    b->calendars(x.write, x.begin, x.end, cals_);
   }
-  auto* ext = trans_.get_extension<PathExtension>();
-  ext->path_cycles = path_cycles;
-  ext->start_cycle = start;
-  for (size_t i = 0; i < n; ++i) {
-    const int port = port_of_[static_cast<size_t>(acc[i].space)];
-    if (port < 0) continue;
-    // A strided GM access spans more bytes than it moves; the shared GM port carries only the
-    // moved ones (DataCopy with gaps, ND2NZ rows, Fixpipe rows).
-    if (acc[i].space == isa::Space::GM && moved < acc[i].bytes) acc[i].bytes = moved;
-    trans_.set_command(acc[i].write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans_.set_address(encode_address(acc[i].space, acc[i].tensor, acc[i].begin));
-    trans_.set_data_ptr(nullptr);  // bytes move through DMI + semantics, see transport.hpp
-    trans_.set_data_length(static_cast<unsigned>(acc[i].bytes));
-    trans_.set_streaming_width(static_cast<unsigned>(acc[i].bytes));
-    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket[port]->b_transport(trans_, delay);
-    end = std::max(end, start + to_cycles(delay));
-  }
-  return end;
+  if (cals_.empty()) return t;
+  const uint64_t s = reserve_jointly(cals_.data(), cals_.size(), t, cycles);
+  for (const isa::Extent& x : fp)
+    if (x.space != isa::Space::GM && buffers_[static_cast<size_t>(x.space)])
+      buffers_[static_cast<size_t>(x.space)]->forget_old();
+  return s;
+}
+
+uint64_t Engine::gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c) {
+  // GM bandwidth is shared with whoever transfers at the same moment (gm_port.hpp): catch up
+  // with SystemC time, then leave the queue (the issue unit may go on) and wait for the end.
+  const uint64_t now = now_cycles();
+  if (start > now)
+    sc_core::wait(cycles(start - now));
+  else if (start < now)
+    ++late_gm_;
+  in_flight_ = true;
+  in_flight_start_ = start;
+  started(start);
+  bool write = false;
+  for (const isa::Extent& x : fp)
+    if (x.space == isa::Space::GM) write = x.write;
+  return gm_->transfer(ctx_.id, write, c.gm_bytes, c.gm_rate);
 }
 
 }  // namespace aicore::model

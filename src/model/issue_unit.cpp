@@ -1,26 +1,16 @@
 #include "aicore/model/issue_unit.hpp"
 
-#include <unistd.h>
 #include <algorithm>
 #include <cmath>
-#include <new>
 
 #include "aicore/model/clock.hpp"
-#include "aicore/trace/data_file.hpp"
 
 namespace aicore::model {
 
-namespace {
-// Physical memory of the host in bytes (0 if unknown).
-uint64_t host_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
-}
-}  // namespace
-
-IssueUnit::IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync,
-                     trace::PrefetchReader& reader, Memory& gm, std::array<Engine*, isa::kPipeCount> engines)
-    : sc_core::sc_module(name), ctx_(ctx), sync_(sync), reader_(reader), gm_(gm), engines_(engines) {
+IssueUnit::IssueUnit(sc_core::sc_module_name name, CoreContext& ctx, SyncUnit& sync,
+                     InstructionSource& source, TensorRegistry& gm,
+                     std::array<Engine*, isa::kPipeCount> engines)
+    : sc_core::sc_module(name), ctx_(ctx), sync_(sync), source_(source), gm_(gm), engines_(engines) {
   SC_HAS_PROCESS(IssueUnit);
   SC_THREAD(run);
 }
@@ -42,61 +32,59 @@ std::string IssueUnit::blocked_on() const {
   return ctx_.where(*current_) + " waiting for " + what;
 }
 
-void IssueUnit::run() {
-  trace::Statement st;
+bool IssueUnit::prime() {
+  isa::Instruction first;
+  const bool got = pull(first);
+  primed_done_ = true;
+  if (got) primed_ = first;
+  return !ctx_.chip.input_error;
+}
+
+bool IssueUnit::pull(isa::Instruction& out) {
+  if (ctx_.chip.input_error) return false;  // some core met bad input: nobody issues more
   try {
-    while (!ctx_.fault && reader_.next(st)) {
-      switch (st.kind) {
-        case trace::Statement::Kind::Gm:
-          declare_gm(st.gm);
-          break;
-        case trace::Statement::Kind::Out:
-          outs_.push_back(st.out);
-          break;
-        case trace::Statement::Kind::Expect:
-          expects_.push_back(st.expect);
-          break;
-        case trace::Statement::Kind::Instr:
-          issue(st.instr);
-          break;
-      }
-    }
+    return source_.next(out, gm_);
   } catch (const InputError& e) {
     // Stop issuing, but let what was issued before the bad line run: stats.json and instr.csv
-    // then describe the trace up to the error (a fault among those instructions still stops).
-    input_error_ = e;
+    // then describe the kernel up to the error (a fault among those instructions still stops).
+    if (!ctx_.chip.input_error) ctx_.chip.input_error = e;
+    return false;
   }
+}
+
+void IssueUnit::run() {
+  if (primed_) {
+    const isa::Instruction first = *primed_;
+    primed_.reset();
+    issue(first);
+  }
+  isa::Instruction instr;
+  while (!ctx_.chip.fault && pull(instr)) issue(instr);
   for (Engine* e : engines_)
     if (e) e->close();
   finished_ = true;
 }
 
-void IssueUnit::declare_gm(const trace::GmDecl& d) {
-  // Refuse before allocating anything (in --timing-only nothing is ever allocated).
-  gm_total_ += d.size;
-  if (d.size > ctx_.cfg.buffers.gm_max_bytes || gm_total_ > ctx_.cfg.buffers.gm_max_bytes)
-    throw InputError(d.loc, ".gm " + d.name + ": " + std::to_string(gm_total_) +
-                                " bytes of GM tensors exceed buffers.gm_max_bytes = " +
-                                std::to_string(ctx_.cfg.buffers.gm_max_bytes) + " (raise it with --set)");
-  // A full run allocates every tensor: refuse what this machine cannot hold, before trying.
-  const uint64_t host = host_memory_bytes();
-  if (ctx_.functional && host && gm_total_ > host)
-    throw InputError(d.loc, ".gm " + d.name + ": " + std::to_string(gm_total_) +
-                                " bytes of GM tensors exceed this machine's memory (" + std::to_string(host) +
-                                " bytes); --timing-only runs allocate no GM");
-  uint8_t* data = nullptr;
-  try {
-    data = gm_.add_tensor(d.size);
-  } catch (const std::bad_alloc&) {
-    throw InputError(d.loc, ".gm " + d.name + ": cannot allocate " + std::to_string(d.size) +
-                                " bytes of host memory; --timing-only runs allocate no GM");
+bool IssueUnit::check_double_set(const isa::Instruction& instr) {
+  if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
+    if (s->id >= isa::kEventIds) return true;  // check_fields reports it where it runs
+    OpenSet& o = open_sets_[static_cast<size_t>(s->event.src)][static_cast<size_t>(s->event.dst)][s->id];
+    if (o.open) {
+      ctx_.raise(FaultKind::DoubleSetFlag,
+                 std::string("flag ") + isa::to_string(s->event.src) + "_" + isa::to_string(s->event.dst) +
+                     " id " + std::to_string(s->id) +
+                     " is set again with no WaitFlag of it since the SetFlag at " + source_file_name(o.file) +
+                     ":" + std::to_string(o.line) + " (instruction #" + std::to_string(o.index) +
+                     "); on hardware the second set is lost",
+                 instr, next_slot_);
+      return false;
+    }
+    o = OpenSet{true, instr.line, instr.file, instr.index};
+  } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
+    if (w->id < isa::kEventIds)
+      open_sets_[static_cast<size_t>(w->event.src)][static_cast<size_t>(w->event.dst)][w->id].open = false;
   }
-  if (ctx_.functional && !d.file.empty()) {
-    const std::vector<uint8_t> bytes = trace::load_tensor_file(d);
-    std::copy(bytes.begin(), bytes.end(), data);
-  }
-  ctx_.view.attach_gm(d.id, data, d.size);
-  tensors_.push_back(d);
+  return true;
 }
 
 void IssueUnit::issue(const isa::Instruction& instr) {
@@ -105,8 +93,10 @@ void IssueUnit::issue(const isa::Instruction& instr) {
   // makes room in its queue.
   uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9));
   current_ = &instr;
+  if (!check_double_set(instr)) return;
   const isa::Pipe pipe = isa::pipe_of(instr.op);
   if (pipe == isa::Pipe::S) {
+    ctx_.chip.dispatch.issue(IssueRecord{&instr, ctx_.id, slot});
     slot = run_scalar(instr, slot);
   } else {
     Engine* e = engines_[static_cast<size_t>(pipe)];
@@ -116,6 +106,7 @@ void IssueUnit::issue(const isa::Instruction& instr) {
       issued_at = std::max(slot, e->start_of(seq - e->depth()));
     }
     stall_cycles_ += issued_at - slot;
+    ctx_.chip.dispatch.issue(IssueRecord{&instr, ctx_.id, issued_at});
     e->push(QueueEntry{instr, issued_at, issued_at - slot});
     slot = issued_at;
   }
@@ -128,6 +119,7 @@ void IssueUnit::issue(const isa::Instruction& instr) {
 uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) {
   InstrRecord r;
   r.instr = &instr;
+  r.core = ctx_.id;
   r.pipe = isa::Pipe::S;
   r.issue_cycle = arrived;
   const uint64_t sync_cost = ctx_.cfg.issue.sync_cycles;
@@ -156,7 +148,7 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
   busy_cycles_ += sync_cost;
   stall_cycles_ += r.wait_cycles;
   if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
-  ctx_.dispatch.instruction(r);
+  ctx_.chip.dispatch.instruction(r);
   return r.busy_end;
 }
 

@@ -13,7 +13,7 @@ std::string flag_name(isa::EventPair e, uint8_t id) {
 bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t now,
                    uint64_t fire_cycle) {
   Flag& f = flag(e, id);
-  const Pending p{fire_cycle, instr.index, instr.line};
+  const Pending p{fire_cycle, instr.index, instr.line, instr.file};
   // Pipes run ahead of each other: a WaitFlag may already have released this flag later than
   // this set fires, in which case the flag was still set when this one landed.
   if (f.pending.empty() && fire_cycle < f.last_release) {
@@ -22,16 +22,19 @@ bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, 
   }
   f.pending.push_back(p);
   if (f.waiter) f.changed.notify(sc_core::SC_ZERO_TIME);
-  ctx_.dispatch.flag(FlagEvent{e, id, fire_cycle, true, instr.index, instr.index}, now);
+  ctx_.chip.dispatch.flag(FlagEvent{ctx_.id, e, id, fire_cycle, true, instr.index, instr.index}, now);
   return true;
 }
 
 void SyncUnit::double_set(isa::EventPair e, uint8_t id, const Pending& second) {
-  ctx_.raise(FaultKind::DoubleSetFlag,
-             ctx_.trace_name + ":" + std::to_string(second.line) + ": SetFlag (instruction #" +
-                 std::to_string(second.index) + ") at cycle " + std::to_string(second.cycle) +
-                 ": double SetFlag: flag " + flag_name(e, id) + " is set again before a WaitFlag cleared it",
-             second.cycle);
+  const std::string core = ctx_.chip.core_count > 1 ? ", core " + std::to_string(ctx_.id.value) : "";
+  ctx_.chip.raise(FaultKind::DoubleSetFlag,
+                  source_file_name(second.file) + ":" + std::to_string(second.line) +
+                      ": SetFlag (instruction #" + std::to_string(second.index) + core + ") at cycle " +
+                      std::to_string(second.cycle) + ": double SetFlag: flag " + flag_name(e, id) +
+                      " is set again before a WaitFlag cleared it (the earlier WaitFlag has not run yet when "
+                      "this SetFlag fires)",
+                  second.cycle);
 }
 
 std::optional<uint64_t> SyncUnit::wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id,
@@ -50,8 +53,16 @@ std::optional<uint64_t> SyncUnit::wait(const isa::Instruction& instr, isa::Event
     double_set(e, id, f.pending.front());
     return std::nullopt;
   }
-  ctx_.dispatch.flag(FlagEvent{e, id, released, false, instr.index, set_index}, released);
+  ctx_.chip.dispatch.flag(FlagEvent{ctx_.id, e, id, released, false, instr.index, set_index}, released);
   return released;
+}
+
+uint32_t SyncUnit::flags_set() const {
+  uint32_t n = 0;
+  for (const auto& by_dst : flags_)
+    for (const auto& by_id : by_dst)
+      for (const Flag& f : by_id) n += f.pending.empty() ? 0 : 1;
+  return n;
 }
 
 uint32_t SyncUnit::finish() {

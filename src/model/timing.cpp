@@ -23,7 +23,7 @@ bool is_noop(const isa::MmadCommon& o) {
 }
 
 struct CostOf {
-  const config::Config& cfg;
+  const config::CoreConfig& cfg;
   uint64_t moved;  // isa::bytes_moved of the op
 
   Cost path(uint64_t bytes, const config::PathTiming& p) const {
@@ -31,10 +31,19 @@ struct CostOf {
     c.bytes = bytes;
     c.occupancy = transfer_cycles(bytes, p);
     c.latency = p.latency_cycles;
+    c.port_cycles = c.occupancy;
     return c;
   }
-  Cost operator()(const isa::DataCopy&) const { return path(moved, cfg.gm.read); }
-  Cost operator()(const isa::DataCopyNd2Nz&) const { return path(moved, cfg.gm.read); }
+  Cost gm_read() const {
+    Cost c = path(moved, cfg.gm.read);
+    c.fixed = cfg.gm.read.overhead_cycles;
+    c.port_cycles = c.occupancy - c.fixed;
+    c.gm_bytes = moved;
+    c.gm_rate = cfg.gm.read.bytes_per_cycle;
+    return c;
+  }
+  Cost operator()(const isa::DataCopy&) const { return gm_read(); }
+  Cost operator()(const isa::DataCopyNd2Nz&) const { return gm_read(); }
   Cost operator()(const isa::LoadData& o) const {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
@@ -43,9 +52,11 @@ struct CostOf {
     Cost c;
     c.occupancy = cfg.cube.head_cycles;
     c.latency = cfg.cube.latency_cycles;
-    if (is_noop(o)) return c;
-    c.occupancy += fractal_pairs(o) * ceil_div(o.k, k_per_cycle);
-    c.dense_macs = uint64_t{o.m} * o.n * o.k;
+    if (!is_noop(o)) {
+      c.occupancy += fractal_pairs(o) * ceil_div(o.k, k_per_cycle);
+      c.dense_macs = uint64_t{o.m} * o.n * o.k;
+    }
+    c.port_cycles = c.occupancy;
     return c;
   }
   Cost operator()(const isa::Mmad& o) const {
@@ -65,8 +76,12 @@ struct CostOf {
     const uint64_t elements = c.bytes / 4;
     const uint64_t read = static_cast<uint64_t>(std::ceil(elements / cfg.fixpipe.elements_per_cycle));
     const uint64_t write = static_cast<uint64_t>(std::ceil(c.bytes / cfg.gm.write.bytes_per_cycle));
-    c.occupancy = cfg.fixpipe.overhead_cycles + cfg.gm.write.overhead_cycles + (read > write ? read : write);
+    c.fixed = cfg.fixpipe.overhead_cycles + cfg.gm.write.overhead_cycles;
+    c.occupancy = c.fixed + (read > write ? read : write);
     c.latency = cfg.fixpipe.latency_cycles + cfg.gm.write.latency_cycles;
+    c.port_cycles = read;  // L0C's read port; the GM write runs beside it
+    c.gm_bytes = c.bytes;
+    c.gm_rate = cfg.gm.write.bytes_per_cycle;
     return c;
   }
   Cost sync() const {
@@ -81,10 +96,10 @@ struct CostOf {
 
 }  // namespace
 
-Cost cost_of(const isa::Op& op, const config::Config& cfg) {
+Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg) {
   return cost_of(op, cfg, isa::bytes_moved(op));
 }
-Cost cost_of(const isa::Op& op, const config::Config& cfg, uint64_t moved) {
+Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg, uint64_t moved) {
   return std::visit(CostOf{cfg, moved}, op);
 }
 

@@ -17,7 +17,7 @@ void BackgroundObservers::Batch::clear() {
   tensors.clear();
 }
 
-BackgroundObservers::BackgroundObservers(const std::vector<trace::GmDecl>& live_tensors)
+BackgroundObservers::BackgroundObservers(const std::vector<model::TensorInfo>& live_tensors)
     : live_(live_tensors) {
   current_.entries.reserve(kBatchEntries);
 }
@@ -36,6 +36,7 @@ BackgroundObservers::~BackgroundObservers() {
 void BackgroundObservers::add(model::Observer& o) {
   observers_.push_back(&o);
   wants_queue_ = wants_queue_ || o.wants_queue();
+  wants_issue_ = wants_issue_ || o.wants_issue();
 }
 
 void BackgroundObservers::sync_tensors() {
@@ -57,8 +58,15 @@ void BackgroundObservers::on_flag(const model::FlagEvent& e) {
   if (current_.entries.size() >= kBatchEntries) hand_off();
 }
 
-void BackgroundObservers::on_queue(isa::Pipe pipe, uint64_t cycle, int delta) {
-  current_.entries.emplace_back(Queued{pipe, cycle, delta});
+void BackgroundObservers::on_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta) {
+  current_.entries.emplace_back(Queued{core, pipe, cycle, delta});
+  if (current_.entries.size() >= kBatchEntries) hand_off();
+}
+
+void BackgroundObservers::on_issue(const model::IssueRecord& r) {
+  sync_tensors();
+  current_.instrs.push_back(*r.instr);
+  current_.entries.emplace_back(r);
   if (current_.entries.size() >= kBatchEntries) hand_off();
 }
 
@@ -112,7 +120,12 @@ void BackgroundObservers::deliver(Batch& b) {
       for (model::Observer* o : observers_) o->on_flag(*f);
     } else if (const auto* q = std::get_if<Queued>(&e)) {
       for (model::Observer* o : observers_)
-        if (o->wants_queue()) o->on_queue(q->pipe, q->cycle, q->delta);
+        if (o->wants_queue()) o->on_queue(q->core, q->pipe, q->cycle, q->delta);
+    } else if (const auto* is = std::get_if<model::IssueRecord>(&e)) {
+      model::IssueRecord rec = *is;
+      rec.instr = &b.instrs[next_instr++];
+      for (model::Observer* o : observers_)
+        if (o->wants_issue()) o->on_issue(rec);
     } else {
       tensors_.push_back(std::move(b.tensors[next_tensor++]));
     }

@@ -150,7 +150,7 @@ void SignalTracker::on_flag(const model::FlagEvent& e) {
   push(e.cycle, i < flag_.size() ? flag_[i] : -1, e.set ? 1 : ~uint64_t{0}, Op::Add);
 }
 
-void SignalTracker::on_queue(Pipe pipe, uint64_t cycle, int delta) {
+void SignalTracker::on_queue(isa::CoreId /*core*/, Pipe pipe, uint64_t cycle, int delta) {
   if (delta > 0) {
     pending_[at(pipe)].push_back(cycle);
     issued_ = std::max(issued_, cycle);

@@ -24,8 +24,33 @@ const char* to_string(Path p) {
   return "?";
 }
 
+void StatsCollector::Figures::add(const Figures& o) {
+  for (size_t p = 0; p < waits.size(); ++p) {
+    waits[p].flag += o.waits[p].flag;
+    waits[p].barrier += o.waits[p].barrier;
+    waits[p].port += o.waits[p].port;
+    waits[p].queue_full += o.waits[p].queue_full;
+  }
+  for (size_t i = 0; i < path_bytes.size(); ++i) path_bytes[i] += o.path_bytes[i];
+  macs += o.macs;
+  dense_macs += o.dense_macs;
+  sparse += o.sparse;
+}
+
+StatsCollector::Figures StatsCollector::core(isa::CoreId c) const {
+  return c.value < cores_.size() ? cores_[c.value] : Figures{};
+}
+
+StatsCollector::Figures StatsCollector::total() const {
+  Figures t;
+  for (const Figures& f : cores_) t.add(f);
+  return t;
+}
+
 void StatsCollector::on_instruction(const model::InstrRecord& r) {
-  PipeWaits& w = waits_[static_cast<size_t>(r.pipe)];
+  if (cores_.size() <= r.core.value) cores_.resize(r.core.value + 1);
+  Figures& f = cores_[r.core.value];
+  PipeWaits& w = f.waits[static_cast<size_t>(r.pipe)];
   switch (r.wait_cause) {
     case model::WaitCause::Flag:
       w.flag += r.wait_cycles;
@@ -40,11 +65,11 @@ void StatsCollector::on_instruction(const model::InstrRecord& r) {
       break;
   }
   w.queue_full += r.queue_wait_cycles;
-  macs_ += r.macs;
-  dense_macs_ += r.dense_macs;
+  f.macs += r.macs;
+  f.dense_macs += r.dense_macs;
   const isa::Op& op = r.instr->op;
-  if (std::holds_alternative<isa::MmadWithSparse>(op)) ++sparse_;
-  if (const auto p = path_of(op)) path_bytes_[static_cast<size_t>(*p)] += r.bytes;
+  if (std::holds_alternative<isa::MmadWithSparse>(op)) ++f.sparse;
+  if (const auto p = path_of(op)) f.path_bytes[static_cast<size_t>(*p)] += r.bytes;
 }
 
 std::optional<Path> path_of(const isa::Op& op) {
@@ -103,12 +128,26 @@ double peak_macs_per_cycle(const config::Config& cfg) {
   return 256.0 * cfg.cube.sparse_k_per_cycle;
 }
 
-Pipe bound_pipe(const model::RunSummary& s) {
+using Pipes = std::array<model::PipeSummary, isa::kPipeCount>;
+
+// The chip's pipes: each pipe's figures summed over the cores.
+Pipes summed_pipes(const model::ChipSummary& s) {
+  Pipes out{};
+  for (const model::CoreSummary& c : s.cores)
+    for (size_t p = 0; p < out.size(); ++p) {
+      out[p].busy_cycles += c.pipes[p].busy_cycles;
+      out[p].stall_cycles += c.pipes[p].stall_cycles;
+      out[p].instructions += c.pipes[p].instructions;
+    }
+  return out;
+}
+
+Pipe bound_pipe(const Pipes& pipes) {
   Pipe best = Pipe::M;
   uint64_t most = 0;
   for (Pipe p : kReported) {
     if (p == Pipe::S) continue;
-    const uint64_t b = s.pipes[static_cast<size_t>(p)].busy_cycles;
+    const uint64_t b = pipes[static_cast<size_t>(p)].busy_cycles;
     if (b > most) {
       most = b;
       best = p;
@@ -117,9 +156,43 @@ Pipe bound_pipe(const model::RunSummary& s) {
   return best;
 }
 
+// The per-pipe, per-path and Cube blocks of one core, or of the chip (`cores` > 1: every
+// ratio is per core, over `cycles` x cores).
+void figures_json(nlohmann::json& j, const Pipes& pipes, const StatsCollector::Figures& f,
+                  const config::Config& cfg, uint64_t cycles, size_t cores) {
+  const uint64_t core_cycles = cycles * cores;
+  for (Pipe p : kReported) {
+    const auto& ps = pipes[static_cast<size_t>(p)];
+    const auto& w = f.waits[static_cast<size_t>(p)];
+    nlohmann::json& o = j["pipes"][isa::to_string(p)];
+    o["busy_cycles"] = ps.busy_cycles;
+    o["stall_cycles"] = ps.stall_cycles;
+    o["instructions"] = ps.instructions;
+    o["busy_ratio"] = ratio(ps.busy_cycles, core_cycles);
+    o["wait_cycles"] = {
+        {"flag", w.flag}, {"barrier", w.barrier}, {"port", w.port}, {"queue_full", w.queue_full}};
+    j["summary"][ratio_name(p)] = ratio(ps.busy_cycles, core_cycles);
+  }
+  for (int i = 0; i < kPathCount; ++i) {
+    const auto p = static_cast<Path>(i);
+    const uint64_t bytes = f.path_bytes[i];
+    nlohmann::json& o = j["paths"][to_string(p)];
+    o["bytes"] = bytes;
+    o["bytes_per_cycle"] = ratio(bytes, core_cycles);
+    o["peak_bytes_per_cycle"] = path_peak(p, cfg);
+  }
+  j["cube"] = {{"macs", f.macs},
+               {"dense_equivalent_macs", f.dense_macs},
+               {"sparse_instructions", f.sparse},
+               {"peak_dense_macs_per_cycle", peak_macs_per_cycle(cfg)},
+               {"achieved_dense_macs_per_cycle", ratio(f.dense_macs, core_cycles)},
+               {"mac_utilisation", ratio(f.dense_macs, core_cycles) / peak_macs_per_cycle(cfg)}};
+  j["summary"]["bound_pipe"] = isa::to_string(bound_pipe(pipes));
+}
+
 }  // namespace
 
-nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg,
+nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, const config::Config& cfg,
                           const RunInfo& info) {
   nlohmann::json j;
   j["trace"] = info.trace;
@@ -131,69 +204,63 @@ nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, c
   j["time_us"] = static_cast<double>(s.cycles) / cfg.clock_mhz;
   j["instructions"] = s.instructions;
   j["config"] = config::to_json(cfg);
-  for (Pipe p : kReported) {
-    const auto& ps = s.pipes[static_cast<size_t>(p)];
-    const auto& w = c.waits()[static_cast<size_t>(p)];
-    nlohmann::json& o = j["pipes"][isa::to_string(p)];
-    o["busy_cycles"] = ps.busy_cycles;
-    o["stall_cycles"] = ps.stall_cycles;
-    o["instructions"] = ps.instructions;
-    o["busy_ratio"] = ratio(ps.busy_cycles, s.cycles);
-    o["wait_cycles"] = {
-        {"flag", w.flag}, {"barrier", w.barrier}, {"port", w.port}, {"queue_full", w.queue_full}};
-    j["summary"][ratio_name(p)] = ratio(ps.busy_cycles, s.cycles);
-  }
-  for (int i = 0; i < kPathCount; ++i) {
-    const auto p = static_cast<Path>(i);
-    const uint64_t bytes = c.path_bytes()[i];
-    nlohmann::json& o = j["paths"][to_string(p)];
-    o["bytes"] = bytes;
-    o["bytes_per_cycle"] = ratio(bytes, s.cycles);
-    o["peak_bytes_per_cycle"] = path_peak(p, cfg);
-  }
-  j["cube"] = {{"macs", c.macs()},
-               {"dense_equivalent_macs", c.dense_macs()},
-               {"sparse_instructions", c.sparse_instructions()},
-               {"peak_dense_macs_per_cycle", peak_macs_per_cycle(cfg)},
-               {"achieved_dense_macs_per_cycle", ratio(c.dense_macs(), s.cycles)},
-               {"mac_utilisation", ratio(c.dense_macs(), s.cycles) / peak_macs_per_cycle(cfg)}};
-  j["summary"]["bound_pipe"] = isa::to_string(bound_pipe(s));
+  figures_json(j, summed_pipes(s), c.total(), cfg, s.cycles, std::max<size_t>(s.cores.size(), 1));
   j["flags_left_set"] = s.flags_left_set;
+  j["cores"] = nlohmann::json::array();
+  for (const model::CoreSummary& core : s.cores) {
+    nlohmann::json o;
+    o["core"] = core.core.value;
+    o["cycles"] = core.cycles;
+    o["time_us"] = static_cast<double>(core.cycles) / cfg.clock_mhz;
+    o["instructions"] = core.instructions;
+    figures_json(o, core.pipes, c.core(core.core), cfg, core.cycles, 1);
+    o["flags_left_set"] = core.flags_left_set;
+    j["cores"].push_back(std::move(o));
+  }
   return j;
 }
 
-std::string summary_text(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg) {
+std::string summary_text(const model::ChipSummary& s, const StatsCollector& stats,
+                         const config::Config& cfg) {
   char line[256];
   std::string out;
+  const Pipes pipes = summed_pipes(s);
+  const StatsCollector::Figures c = stats.total();
+  const uint64_t core_cycles = s.cycles * std::max<size_t>(s.cores.size(), 1);
   std::snprintf(line, sizeof line, "cycles %llu (%.3f us at %.0f MHz), %llu instructions\n",
                 static_cast<unsigned long long>(s.cycles), static_cast<double>(s.cycles) / cfg.clock_mhz,
                 cfg.clock_mhz, static_cast<unsigned long long>(s.instructions));
   out += line;
+  if (s.cores.size() > 1) {
+    std::snprintf(line, sizeof line, "  %zu cores; per core (busy %% of cycles x cores):\n", s.cores.size());
+    out += line;
+  }
   for (Pipe p : kReported) {
-    const auto& ps = s.pipes[static_cast<size_t>(p)];
+    const auto& ps = pipes[static_cast<size_t>(p)];
     std::snprintf(line, sizeof line, "  %-4s busy %10llu cycles (%5.1f%%)  instructions %8llu  %s\n",
                   isa::to_string(p), static_cast<unsigned long long>(ps.busy_cycles),
-                  100.0 * ratio(ps.busy_cycles, s.cycles), static_cast<unsigned long long>(ps.instructions),
-                  ratio_name(p));
+                  100.0 * ratio(ps.busy_cycles, core_cycles),
+                  static_cast<unsigned long long>(ps.instructions), ratio_name(p));
     out += line;
   }
   std::snprintf(line, sizeof line, "  bound pipe: %s; Cube %.0f of %.0f dense-equivalent MAC/cycle\n",
-                isa::to_string(bound_pipe(s)), ratio(c.dense_macs(), s.cycles), peak_macs_per_cycle(cfg));
+                isa::to_string(bound_pipe(pipes)), ratio(c.dense_macs, core_cycles),
+                peak_macs_per_cycle(cfg));
   out += line;
   // Average over the whole run: a path near its peak only while busy shows its duty cycle.
   out += "  bandwidth (bytes/cycle, run average vs configured peak):\n";
   for (int i = 0; i < kPathCount; ++i) {
     const auto p = static_cast<Path>(i);
-    const uint64_t bytes = c.path_bytes()[static_cast<size_t>(i)];
+    const uint64_t bytes = c.path_bytes[static_cast<size_t>(i)];
     if (!bytes) continue;
-    const double avg = ratio(bytes, s.cycles), peak = path_peak(p, cfg);
+    const double avg = ratio(bytes, core_cycles), peak = path_peak(p, cfg);
     std::snprintf(line, sizeof line, "    %-16s %8.1f of %6.0f (%5.1f%%)  %llu bytes\n", to_string(p), avg,
                   peak, peak > 0 ? 100.0 * avg / peak : 0.0, static_cast<unsigned long long>(bytes));
     out += line;
   }
   StatsCollector::PipeWaits total;
   for (Pipe p : kReported) {
-    const auto& w = c.waits()[static_cast<size_t>(p)];
+    const auto& w = c.waits[static_cast<size_t>(p)];
     total.flag += w.flag;
     total.barrier += w.barrier;
     total.port += w.port;

@@ -49,7 +49,7 @@ std::string json_escape(std::string_view s) {
 }  // namespace
 
 TimelineWriter::TimelineWriter(const std::string& path, const config::Config& cfg, const std::string& trace,
-                               SignalTracker& signals, const std::vector<trace::GmDecl>& tensors)
+                               SignalTracker& signals, const std::vector<model::TensorInfo>& tensors)
     : path_(path), mhz_(cfg.clock_mhz), tracker_(signals), tensors_(tensors) {
   if (!out_.open(path))
     throw InputError(SourceLoc{path, 0, 0},

@@ -111,20 +111,31 @@ TEST_CASE("a full queue stalls the scalar unit", "[cli][timing][queue]") {
     if (harness::csv_u64(h, row, "index") == 43) CHECK(harness::csv_u64(h, row, "issue_cycle") > 300);
 }
 
-TEST_CASE("MTE2 reads and FIX writes share the GM port", "[cli][timing][port]") {
-  // With a slow shared port, a Fixpipe started while a DataCopy holds GM must wait for it.
+TEST_CASE("MTE2 reads and FIX writes share the GM port's bandwidth, max-min fair", "[cli][timing][port]") {
+  // A 16 KiB DataCopy (own rate 150 B/cycle) from cycle 0 and a 1 KiB Fixpipe (own rate 128,
+  // L0C read 4 cycles, 8 cycles alone) from cycle 1 share the core's GM port.
   const std::string t =
       ".gm a size=65536\n.gm c size=4096\n"
       "DataCopy dst=L1:0 src=a blockLen=512\n"
       "Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16\n";
-  const Row fast = row_of(t, 1);
-  const Row slow = row_of(t, 1, "--set gm.shared_bytes_per_cycle=16");
-  // 256 B/cycle: FIX gets what the 150 B/cycle DataCopy leaves (106) instead of its 128: a little slower.
-  CHECK(fast.wait > 0);
-  CHECK(fast.wait < 4);
-  // 16 B/cycle: the DataCopy alone needs 1024 cycles of the port; FIX waits for it.
-  CHECK(slow.wait > 900);
-  CHECK(slow.busy_end > fast.busy_end);
+  SECTION("256 B/cycle: each gets 128 while both run; FIX is not slowed, MTE2 loses one cycle") {
+    // MTE2: 150 B in cycle 0, 8 x 128 B in cycles 1..8, then 15210 B at 150 -> ends at 9 + 102.
+    const Row copy = row_of(t, 0), fix = row_of(t, 1);
+    CHECK(fix.start == 1);
+    CHECK(fix.busy_end == 9);
+    CHECK(fix.wait == 0);
+    CHECK(copy.busy_end == 111);
+    CHECK(copy.wait == 1);  // alone it ends at ceil(16384 / 150) = 110
+  }
+  SECTION("16 B/cycle: 8 each; FIX takes 128 cycles instead of 8") {
+    const Row copy = row_of(t, 0, "--set gm.shared_bytes_per_cycle=16");
+    const Row fix = row_of(t, 1, "--set gm.shared_bytes_per_cycle=16");
+    CHECK(fix.busy_end == 1 + 128);
+    CHECK(fix.wait == 120);
+    // 16 + 128 x 8 B by cycle 129, then 15344 B at 16 B/cycle: 959 more cycles.
+    CHECK(copy.busy_end == 129 + 959);
+    CHECK(copy.wait == 1088 - 110);
+  }
 }
 
 TEST_CASE("timing-only gives the same cycles as a full run and reports it", "[cli][timing]") {

@@ -24,6 +24,7 @@ inline const std::string kFixture = R"(clock_mhz: 1000
 buffers:
   l1_bytes: 262144
   l1_banks: 8
+  l0c_banks: 8
   l0a_bytes: 32768
   l0b_bytes: 32768
   l0c_bytes: 65536
@@ -68,7 +69,11 @@ issue:
   queue_depth_mte1: 11
   queue_depth_m: 12
   queue_depth_fix: 13
+  queue_depth_mte3: 14
   sync_cycles: 2
+chip:
+  cores: 3
+  gm_bytes_per_cycle: 500
 )";
 
 inline aicore::config::Config load_text(const std::string& text, const std::vector<std::string>& sets = {}) {

@@ -50,6 +50,8 @@ TEST_CASE("a --set changes exactly the named field", "[config][set]") {
 TEST_CASE("a --set reaches every key of the table", "[config][set]") {
   // Values that keep the cross-field rules (banks divide L1, index >= L0B / 4) satisfied.
   const std::map<std::string, std::string> special = {{"buffers.l1_banks", "16"},
+                                                      {"buffers.l0c_banks", "16"},
+                                                      {"buffers.l0c_bytes", "131072"},
                                                       {"buffers.l0b_bytes", "16384"}};
   Config base = load_text(cfgtest::kFixture);
   for (const Param& p : params()) {

@@ -39,7 +39,7 @@ struct Recorder : model::Observer {
   void on_flag(const FlagEvent& e) override {
     seen.emplace_back('F', e.cycle, e.instr_index, e.set_index, e.set ? 1 : 0);
   }
-  void on_queue(isa::Pipe pipe, uint64_t cycle, int delta) override {
+  void on_queue(isa::CoreId, isa::Pipe pipe, uint64_t cycle, int delta) override {
     seen.emplace_back('Q', cycle, static_cast<uint64_t>(pipe), 0, delta);
   }
 };
@@ -130,7 +130,7 @@ void run_random(uint32_t seed, int sources, uint64_t spread, int events) {
       const bool usual = rng() % 8 != 0;
       const uint64_t cycle = usual ? now : now + rng() % 10;
       const int delta = usual ? (rng() % 2 ? 1 : -1) : static_cast<int>(rng() % 5) - 2;
-      d.queue(pipe, cycle, delta, now);
+      d.queue(isa::CoreId{}, pipe, cycle, delta, now);
       ref.event(now, h, Seen('Q', cycle, static_cast<uint64_t>(pipe), 0, delta));
     }
     // Not only the same order: each event as soon as the reference passes it on.
@@ -176,8 +176,8 @@ TEST_CASE("dispatcher: without sources every event is final at once", "[dispatch
   rec.instr = &instr;
   rec.start_cycle = 5;
   d.instruction(rec);
-  d.queue(isa::Pipe::M, 3, +1, 3);
-  d.flag(FlagEvent{{isa::Pipe::MTE2, isa::Pipe::M}, 1, 4, true, 9, 9}, 4);
+  d.queue(isa::CoreId{}, isa::Pipe::M, 3, +1, 3);
+  d.flag(FlagEvent{isa::CoreId{}, {isa::Pipe::MTE2, isa::Pipe::M}, 1, 4, true, 9, 9}, 4);
   REQUIRE(r.seen.size() == 3);
   CHECK(std::get<0>(r.seen[0]) == 'I');
   CHECK(std::get<0>(r.seen[1]) == 'Q');
@@ -193,6 +193,6 @@ TEST_CASE("dispatcher: without observers nothing is kept", "[dispatch]") {
   InstrRecord rec;  // no instruction: must not be read
   d.instruction(rec);
   d.flag(FlagEvent{}, 0);
-  d.queue(isa::Pipe::M, 0, 1, 0);
+  d.queue(isa::CoreId{}, isa::Pipe::M, 0, 1, 0);
   d.flush_all();
 }

@@ -16,7 +16,7 @@ namespace {
 
 // Records every call as text (with the tensors it could see), and the thread it ran on.
 struct Recorder : model::Observer {
-  explicit Recorder(const std::vector<trace::GmDecl>* tensors = nullptr, bool queue = true)
+  explicit Recorder(const std::vector<model::TensorInfo>* tensors = nullptr, bool queue = true)
       : tensors(tensors) {
     wants_queue_ = queue;
   }
@@ -30,11 +30,11 @@ struct Recorder : model::Observer {
   void on_flag(const model::FlagEvent& e) override {
     calls.push_back("F" + std::to_string(e.instr_index) + (e.set ? "s" : "c"));
   }
-  void on_queue(isa::Pipe p, uint64_t cycle, int delta) override {
+  void on_queue(isa::CoreId, isa::Pipe p, uint64_t cycle, int delta) override {
     calls.push_back("Q" + std::to_string(static_cast<int>(p)) + "@" + std::to_string(cycle) +
                     (delta > 0 ? "+" : "-"));
   }
-  const std::vector<trace::GmDecl>* tensors;
+  const std::vector<model::TensorInfo>* tensors;
   std::vector<std::string> calls;
   std::vector<std::thread::id> threads;
 };
@@ -47,19 +47,19 @@ struct Thrower : model::Observer {
 
 // Reports n instructions (each with a queue entry/exit and a flag), declaring a tensor every
 // 1000 instructions; the same calls go to `direct` (the reference) and `bg`.
-void drive(uint64_t n, std::vector<trace::GmDecl>& live, model::Observer& direct, model::Observer& bg) {
+void drive(uint64_t n, std::vector<model::TensorInfo>& live, model::Observer& direct, model::Observer& bg) {
   for (uint64_t i = 0; i < n; ++i) {
-    if (i % 1000 == 0)
-      live.push_back(trace::GmDecl{"t" + std::to_string(i), static_cast<uint32_t>(live.size()), 64, "", {}});
+    if (i % 1000 == 0) live.push_back(model::TensorInfo{"t" + std::to_string(i), 64, "", {}, {}});
     isa::Instruction in{isa::SetFlag{}, i, static_cast<uint32_t>(i + 3)};
     model::InstrRecord r;
     r.instr = &in;
     r.start_cycle = 2 * i;
     for (model::Observer* o : {&direct, &bg}) {
-      o->on_queue(isa::Pipe::MTE2, i, +1);
-      o->on_queue(isa::Pipe::MTE2, 2 * i, -1);
+      o->on_queue(isa::CoreId{}, isa::Pipe::MTE2, i, +1);
+      o->on_queue(isa::CoreId{}, isa::Pipe::MTE2, 2 * i, -1);
       o->on_instruction(r);
-      o->on_flag(model::FlagEvent{{isa::Pipe::MTE2, isa::Pipe::MTE1}, 0, 2 * i, i % 2 == 0, i, i});
+      o->on_flag(
+          model::FlagEvent{isa::CoreId{}, {isa::Pipe::MTE2, isa::Pipe::MTE1}, 0, 2 * i, i % 2 == 0, i, i});
     }
   }
 }
@@ -68,20 +68,22 @@ void drive(uint64_t n, std::vector<trace::GmDecl>& live, model::Observer& direct
 
 TEST_CASE("background observers get the same calls in the same order, with tensors in step",
           "[report][background]") {
-  std::vector<trace::GmDecl> live;
+  std::vector<model::TensorInfo> live;
   report::BackgroundObservers bg(live);
   Recorder a(&bg.tensors()), b(&bg.tensors(), false);
   bg.add(a);
   bg.add(b);
   CHECK(bg.wants_queue());  // one of them wants queue events
-  std::vector<trace::GmDecl> live_ref;
+  std::vector<model::TensorInfo> live_ref;
   Recorder ref(&live), ref_b(&live, false);
   struct Both : model::Observer {  // the reference: same calls, same thread, no worker
     Recorder &x, &y;
     Both(Recorder& x, Recorder& y) : x(x), y(y) {}
     void on_instruction(const model::InstrRecord& r) override { x.on_instruction(r), y.on_instruction(r); }
     void on_flag(const model::FlagEvent& e) override { x.on_flag(e), y.on_flag(e); }
-    void on_queue(isa::Pipe p, uint64_t c, int d) override { x.on_queue(p, c, d); }
+    void on_queue(isa::CoreId, isa::Pipe p, uint64_t c, int d) override {
+      x.on_queue(isa::CoreId{}, p, c, d);
+    }
   } both(ref, ref_b);
   drive(20000, live, both, bg);  // several batches
   bg.finish();
@@ -96,7 +98,7 @@ TEST_CASE("background observers get the same calls in the same order, with tenso
 
 TEST_CASE("an observer's exception comes back from finish; later events are dropped",
           "[report][background]") {
-  std::vector<trace::GmDecl> live;
+  std::vector<model::TensorInfo> live;
   report::BackgroundObservers bg(live);
   Thrower t;
   Recorder r;
@@ -112,7 +114,7 @@ TEST_CASE("an observer's exception comes back from finish; later events are drop
 }
 
 TEST_CASE("destroying background observers without finish stops the worker", "[report][background]") {
-  std::vector<trace::GmDecl> live;
+  std::vector<model::TensorInfo> live;
   Recorder r, ref;
   {
     report::BackgroundObservers bg(live);
@@ -126,7 +128,7 @@ TEST_CASE("destroying background observers without finish stops the worker", "[r
 }
 
 TEST_CASE("finish with no events and finish twice are harmless", "[report][background]") {
-  std::vector<trace::GmDecl> live;
+  std::vector<model::TensorInfo> live;
   report::BackgroundObservers bg(live);
   Recorder r;
   bg.add(r);

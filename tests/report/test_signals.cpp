@@ -42,8 +42,8 @@ struct Feed {
   void run(Pipe p, isa::Op op, uint64_t index, uint64_t issue, uint64_t start, uint64_t busy_end,
            uint64_t bytes = 0) {
     if (p != Pipe::S) {
-      t.on_queue(p, issue, +1);
-      t.on_queue(p, start, -1);
+      t.on_queue(isa::CoreId{}, p, issue, +1);
+      t.on_queue(isa::CoreId{}, p, start, -1);
     }
     instrs.push_back(isa::Instruction{op, index, static_cast<uint32_t>(index + 1)});
     model::InstrRecord r;
@@ -69,10 +69,10 @@ isa::Op mmad() {
 
 TEST_CASE("changes leave in time order although pipes report out of step", "[report][signals]") {
   Feed f;
-  f.t.on_queue(Pipe::MTE2, 0, +1);
-  f.t.on_queue(Pipe::M, 1, +1);
+  f.t.on_queue(isa::CoreId{}, Pipe::MTE2, 0, +1);
+  f.t.on_queue(isa::CoreId{}, Pipe::M, 1, +1);
   // The Cube reports first although the MTE2 copy started earlier: nothing may leave yet.
-  f.t.on_queue(Pipe::M, 50, -1);
+  f.t.on_queue(isa::CoreId{}, Pipe::M, 50, -1);
   f.instrs.push_back(isa::Instruction{mmad(), 1, 2});
   model::InstrRecord m;
   m.instr = &f.instrs.back();
@@ -82,7 +82,7 @@ TEST_CASE("changes leave in time order although pipes report out of step", "[rep
   m.busy_end = m.end_cycle = 80;
   f.t.on_instruction(m);
   CHECK(f.rec.batches.empty());
-  f.t.on_queue(Pipe::MTE2, 0, -1);
+  f.t.on_queue(isa::CoreId{}, Pipe::MTE2, 0, -1);
   f.instrs.push_back(isa::Instruction{copy(), 0, 1});
   model::InstrRecord c = m;
   c.instr = &f.instrs.back();
@@ -168,12 +168,12 @@ TEST_CASE("flags count pending sets; a change for a released cycle is counted la
           "[report][signals][sync]") {
   Feed f;
   const isa::EventPair e{Pipe::MTE2, Pipe::MTE1};
-  f.t.on_flag(model::FlagEvent{e, 3, 10, true, 0, 0});
-  f.t.on_flag(model::FlagEvent{e, 3, 15, true, 1, 1});
-  f.t.on_flag(model::FlagEvent{e, 3, 20, false, 2, 0});
-  f.t.on_flag(model::FlagEvent{e, 3, 30, false, 3, 1});
-  f.t.on_queue(Pipe::MTE2, 40, +1);                     // issue reached 40: everything before is final
-  f.t.on_flag(model::FlagEvent{e, 3, 35, true, 4, 4});  // too late
+  f.t.on_flag(model::FlagEvent{isa::CoreId{}, e, 3, 10, true, 0, 0});
+  f.t.on_flag(model::FlagEvent{isa::CoreId{}, e, 3, 15, true, 1, 1});
+  f.t.on_flag(model::FlagEvent{isa::CoreId{}, e, 3, 20, false, 2, 0});
+  f.t.on_flag(model::FlagEvent{isa::CoreId{}, e, 3, 30, false, 3, 1});
+  f.t.on_queue(isa::CoreId{}, Pipe::MTE2, 40, +1);  // issue reached 40: everything before is final
+  f.t.on_flag(model::FlagEvent{isa::CoreId{}, e, 3, 35, true, 4, 4});  // too late
   f.t.finish(50);
   CHECK(f.t.late_changes() == 1);
   std::vector<std::pair<uint64_t, uint64_t>> got;

@@ -19,6 +19,7 @@ struct PathTiming {
 struct Buffers {
   uint64_t l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0, sparse_index_bytes = 0;
   uint32_t l1_banks = 0;      // L1 bank count (bank = l1_bytes / l1_banks)
+  uint32_t l0c_banks = 0;     // L0C bank count (bank = l0c_bytes / l0c_banks)
   uint64_t gm_max_bytes = 0;  // largest total of .gm declarations accepted
 };
 
@@ -51,18 +52,34 @@ struct Fixpipe {
 struct Issue {
   double instructions_per_cycle = 0;  // scalar issue rate (1)
   uint32_t queue_depth_mte2 = 0, queue_depth_mte1 = 0, queue_depth_m = 0, queue_depth_fix = 0;
-  uint32_t sync_cycles = 0;  // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
+  uint32_t queue_depth_mte3 = 0;  // MTE3 runs only flags on the Cube core
+  uint32_t sync_cycles = 0;       // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
 };
 
-struct Config {
-  std::string name;  // preset name or file path it came from
-  double clock_mhz = 0;
+// What one AI Core is made of: the slice of the configuration a model::Core is built from.
+// Every core of a chip gets the same slice (the cores of A2/A3 are identical).
+struct CoreConfig {
   Buffers buffers;
   Gm gm;
   Mte1 mte1;
   Cube cube;
   Fixpipe fixpipe;
   Issue issue;
+};
+
+// What the cores share: how many there are and the GM bandwidth they divide between them.
+struct ChipConfig {
+  uint32_t cores = 0;             // cores available to a kernel
+  double gm_bytes_per_cycle = 0;  // aggregate GM (HBM) bandwidth of all cores together
+};
+
+// The whole resolved configuration: the chip level plus the per-core slice (a base class, so
+// `cfg.gm.read` still reads naturally and `static_cast<const CoreConfig&>(cfg)` is the slice).
+struct Config : CoreConfig {
+  std::string name;  // preset name or file path it came from
+  double clock_mhz = 0;
+  ChipConfig chip;
+  const CoreConfig& core() const { return *this; }
 };
 
 }  // namespace aicore::config

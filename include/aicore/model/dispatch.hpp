@@ -26,11 +26,13 @@ class Dispatcher {
   void add_source(const TimeSource* s) { sources_.push_back(s); }
   bool active() const { return !observers_.empty(); }
   bool wants_queue() const { return wants_queue_; }
+  bool wants_issue() const { return wants_issue_; }
 
   // `now` is the simulated cycle the event belongs to (see observer.hpp).
   void instruction(const InstrRecord& r);  // now = r.start_cycle
   void flag(const FlagEvent& e, uint64_t now);
-  void queue(isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now);
+  void queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now);
+  void issue(const IssueRecord& r);  // now = r.issue_cycle
   // Pass on everything still held (end of run, fault or not).
   void flush_all();
 
@@ -40,17 +42,22 @@ class Dispatcher {
   // held. A held event is a 24-byte key; its payload stays put in a slab of its kind (slots
   // reused), so a queue or flag event never carries a whole instruction around, and a queue
   // event whose cycle is its `now` (every one the model makes) has no payload beyond the key.
-  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow };
-  static constexpr uint32_t kKindBits = 2;
+  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow, kIssue };
+  static constexpr uint32_t kKindBits = 3;
   struct Key {
     uint64_t now, seq;
-    uint32_t ref;  // kind in the low kKindBits; above: slab slot, or (kQueueNow) pipe and sign
+    uint32_t ref;  // kind in the low kKindBits; above: slab slot, or (kQueueNow) core, pipe and sign
   };
   struct HeldInstr {
     InstrRecord record;      // record.instr is set to &instr when delivered
     isa::Instruction instr;  // the record's instruction, owned here until delivered
   };
+  struct HeldIssue {
+    IssueRecord record;
+    isa::Instruction instr;
+  };
   struct HeldQueue {
+    isa::CoreId core;
     isa::Pipe pipe;
     int delta;
     uint64_t cycle;
@@ -93,7 +100,8 @@ class Dispatcher {
   void deliver(const Key& k);
   void deliver_instr(const InstrRecord& r);
   void deliver_flag(const FlagEvent& f);
-  void deliver_queue(isa::Pipe pipe, uint64_t cycle, int delta);
+  void deliver_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta);
+  void deliver_issue(const IssueRecord& r);
 
   std::vector<Observer*> observers_;
   std::vector<const TimeSource*> sources_;
@@ -105,8 +113,9 @@ class Dispatcher {
   Slab<HeldInstr> instrs_;
   Slab<FlagEvent> flags_;
   Slab<HeldQueue> queues_;
+  Slab<HeldIssue> issues_;
   uint64_t seq_ = 0;
-  bool wants_queue_ = false;
+  bool wants_queue_ = false, wants_issue_ = false;
 };
 
 }  // namespace aicore::model

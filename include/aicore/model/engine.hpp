@@ -1,16 +1,17 @@
-// One execution pipe (MTE2, MTE1, M, FIX, MTE3): a bounded in-order queue filled by the issue
-// unit and a thread that runs it. Data instructions become TLM transactions to the memories
-// (timing, port contention) plus one semantics call (the bytes); sync instructions go to the
-// SyncUnit. Consecutive instructions overlap: the next starts when this one's occupancy ends,
-// while its latency only delays SetFlag and PipeBarrier.
+// One execution pipe of a core (MTE2, MTE1, M, FIX, MTE3): a bounded in-order queue filled by
+// the issue unit and a thread that runs it. A data instruction books the ports of the buffers
+// it touches (buffer.hpp), makes one semantics call (the bytes) and, for GM, one transfer on
+// the chip's GM port (gm_port.hpp); sync instructions go to the SyncUnit. Consecutive
+// instructions overlap: the next starts when this one's occupancy ends, while its latency only
+// delays SetFlag and PipeBarrier.
 //
-// Temporal decoupling (TLM-2.0 loosely-timed style): each engine keeps its own time (`local_`,
-// the cycle its pipe is free again) and runs ahead of SystemC time, computing start and end
-// cycles instead of waiting them out. It blocks only on events another thread must produce
-// first (its queue, a flag not yet set), and synchronises with SystemC time only before using
-// a port shared with another pipe (GM), so shared-port requests arrive in time order.
+// Temporal decoupling: each engine keeps its own time (`local_`, the cycle its pipe is free
+// again) and runs ahead of SystemC time, computing start and end cycles instead of waiting
+// them out. It blocks only on events another thread must produce first (its queue, a flag not
+// yet set) — except around GM transfers, whose bandwidth is shared with whoever transfers at
+// the same moment: MTE2 and FIX catch up with SystemC time before a transfer and wait for its end.
 #pragma once
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -19,9 +20,11 @@
 
 #include "aicore/isa/check.hpp"
 #include "aicore/isa/instructions.hpp"
+#include "aicore/model/buffer.hpp"
 #include "aicore/model/context.hpp"
-#include "aicore/model/memory.hpp"
+#include "aicore/model/gm_port.hpp"
 #include "aicore/model/sync_unit.hpp"
+#include "aicore/model/timing.hpp"
 
 namespace aicore::model {
 
@@ -33,12 +36,13 @@ struct QueueEntry {
 
 class Engine : public sc_core::sc_module, public TimeSource {
  public:
-  tlm_utils::multi_passthrough_initiator_socket<Engine> socket;
+  Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, CoreContext& ctx,
+         SyncUnit& sync);
 
-  Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_depth, SimContext& ctx, SyncUnit& sync);
-
-  // Elaboration: this engine reads or writes `m`; `issuer` feeds its queue.
-  void connect(Memory& m);
+  // Elaboration: this engine reads and/or writes `b`; it moves GM bytes through `gm`;
+  // `issuer` feeds its queue.
+  void connect(Buffer& b, bool reads, bool writes);
+  void connect(GmPort& gm) { gm_ = &gm; }
   void set_issuer(const TimeSource* issuer) { issuer_ = issuer; }
   uint64_t horizon() const override;
 
@@ -62,31 +66,44 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t instructions() const { return instructions_; }
   uint64_t local_time() const { return local_; }
+  // GM transfers that could not start at their cycle because SystemC time had passed it
+  // (the decoupling rule above broken); 0 in a sound run.
+  uint64_t late_gm_requests() const { return late_gm_; }
 
  private:
   void run();
   void execute(const QueueEntry& e, uint64_t earliest);
-  void execute_data(const QueueEntry& e, uint64_t start);
+  void execute_sync(const QueueEntry& e, uint64_t earliest);
+  void execute_data(const QueueEntry& e, uint64_t earliest);
   void started(uint64_t start);  // the front entry leaves the queue at `start`
-  uint64_t transport(const isa::Footprint& fp, uint64_t start, uint64_t path_cycles, uint64_t moved);
+  // Books the on-chip ports of `fp` for `cycles` from the earliest cycle >= t they are all
+  // free; returns that cycle.
+  uint64_t book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycles);
+  // Runs the GM part of a data instruction from `start`; returns when its last byte is through.
+  uint64_t gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c);
   void record(InstrRecord& r);
 
   isa::Pipe pipe_;
   uint32_t depth_;
-  SimContext& ctx_;
+  CoreContext& ctx_;
   SyncUnit& sync_;
   std::deque<QueueEntry> queue_;
   std::vector<uint64_t> start_ring_;  // start cycle of entry seq at [seq % depth]
   uint64_t pushed_count_ = 0, started_count_ = 0;
   sc_core::sc_event pushed_ev_, progress_ev_;
   bool closed_ = false, finished_ = false, waiting_push_ = false;
-  uint32_t waiters_ = 0;                         // threads blocked in start_of / drain
-  std::array<int, isa::kSpaceCount> port_of_{};  // socket index per memory space, -1 = none
-  bool uses_gm_ = false;
+  uint32_t waiters_ = 0;  // threads blocked in start_of / drain
+  std::array<Buffer*, isa::kSpaceCount> buffers_{};
+  GmPort* gm_ = nullptr;
   const TimeSource* issuer_ = nullptr;
   const isa::Instruction* current_ = nullptr;
+  // Set while an instruction has started but its record is not out yet (a GM transfer is in
+  // flight): the horizon may not pass its start.
+  bool in_flight_ = false;
+  uint64_t in_flight_start_ = 0;
+  std::vector<Calendar*> cals_;  // scratch for book_ports
   uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
-  tlm::tlm_generic_payload trans_;
+  uint64_t late_gm_ = 0;
 };
 
 }  // namespace aicore::model

@@ -1,24 +1,31 @@
-// The scalar unit: reads the trace as a stream, handles directives (GM tensors), and issues
-// every instruction in program order into its pipe's queue, stalling while that queue is full.
-// Scalar-pipe work (SetFlag from S, WaitFlag to S, PipeBarrier<PIPE_ALL>) runs here.
+// The scalar unit of one core: pulls the core's instructions from its InstructionSource in
+// program order and issues each into its pipe's queue, stalling while that queue is full.
+// Scalar-pipe work (SetFlag from S, WaitFlag to S, PipeBarrier<PIPE_ALL>) runs here. It also
+// enforces, in program order, the one sync rule no timing may hide: a second SetFlag of a flag
+// with no WaitFlag of it in between.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <systemc>
-#include <vector>
 
 #include "aicore/model/context.hpp"
 #include "aicore/model/engine.hpp"
+#include "aicore/model/source.hpp"
 #include "aicore/model/sync_unit.hpp"
-#include "aicore/trace/prefetch_reader.hpp"
 
 namespace aicore::model {
 
 class IssueUnit : public sc_core::sc_module, public TimeSource {
  public:
-  IssueUnit(sc_core::sc_module_name name, SimContext& ctx, SyncUnit& sync, trace::PrefetchReader& reader,
-            Memory& gm, std::array<Engine*, isa::kPipeCount> engines);
+  IssueUnit(sc_core::sc_module_name name, CoreContext& ctx, SyncUnit& sync, InstructionSource& source,
+            TensorRegistry& gm, std::array<Engine*, isa::kPipeCount> engines);
+
+  // Before the simulation starts: reads the source up to its first instruction, so that every
+  // core's leading GM declarations are made before any core runs. False on bad input
+  // (recorded in the chip context).
+  bool prime();
 
   bool finished() const { return finished_; }
   uint64_t horizon() const override;
@@ -27,29 +34,30 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t last_completion() const { return last_completion_; }
   std::string blocked_on() const;
-  const std::vector<trace::GmDecl>& tensors() const { return tensors_; }
-  const std::vector<trace::OutDecl>& outs() const { return outs_; }
-  const std::vector<trace::ExpectDecl>& expects() const { return expects_; }
-  // The first bad-input error met while reading the trace (the run stops there).
-  const std::optional<InputError>& input_error() const { return input_error_; }
 
  private:
   void run();
-  void declare_gm(const trace::GmDecl& d);
+  bool pull(isa::Instruction& out);  // the next instruction; false at the end or on bad input
   void issue(const isa::Instruction& instr);
+  bool check_double_set(const isa::Instruction& instr);
   // Runs scalar-pipe work arriving at `arrived`; returns the cycle the scalar unit is free.
   uint64_t run_scalar(const isa::Instruction& instr, uint64_t arrived);
 
-  SimContext& ctx_;
+  CoreContext& ctx_;
   SyncUnit& sync_;
-  trace::PrefetchReader& reader_;
-  std::vector<trace::GmDecl> tensors_;  // the .gm declarations issued so far
-  Memory& gm_;
+  InstructionSource& source_;
+  TensorRegistry& gm_;
   std::array<Engine*, isa::kPipeCount> engines_;
-  std::vector<trace::OutDecl> outs_;
-  std::vector<trace::ExpectDecl> expects_;
-  std::optional<InputError> input_error_;
-  uint64_t gm_total_ = 0;
+  std::optional<isa::Instruction> primed_;  // the first instruction, read by prime()
+  bool primed_done_ = false;
+  // Per flag: the SetFlag not yet matched by a WaitFlag in program order.
+  struct OpenSet {
+    bool open = false;
+    uint32_t line = 0;
+    FileId file = 0;
+    uint64_t index = 0;
+  };
+  std::array<std::array<std::array<OpenSet, isa::kEventIds>, isa::kPipeCount>, isa::kPipeCount> open_sets_{};
   double next_issue_ = 0;   // fractional cycles, from the issue rate
   uint64_t next_slot_ = 0;  // next_issue_ rounded up: the earliest cycle of anything issued next
   bool finished_ = false;

@@ -2,10 +2,12 @@
 // never knows about file formats.
 //
 // Timing contract (what lets a writer stream time-ordered files such as VCD): callbacks come
-// in nondecreasing simulated time `now`. on_instruction is called at now == r.start_cycle;
-// a consumed flag and a queue exit are reported at now == their cycle; every other cycle a
-// callback carries is >= now, except InstrRecord::issue_cycle (in the past for waits). So
-// an observer may finalise everything earlier than the latest `now` it has seen.
+// in nondecreasing simulated time `now`, across all cores of the chip. on_issue is called at
+// now == its issue cycle, on_instruction at now == r.start_cycle; a consumed flag and a queue
+// exit are reported at now == their cycle; every other cycle a callback carries is >= now,
+// except InstrRecord::issue_cycle (in the past for waits). So an observer may finalise
+// everything earlier than the latest `now` it has seen. Per core, on_issue comes in program
+// order, and before the same instruction's on_instruction.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,6 +23,7 @@ const char* to_string(WaitCause c);
 // One executed instruction. Cycles count from 0 at the start of the run.
 struct InstrRecord {
   const isa::Instruction* instr = nullptr;  // valid only during the callback
+  isa::CoreId core;
   isa::Pipe pipe = isa::Pipe::S;
   uint64_t issue_cycle = 0;  // the scalar unit put it in its pipe's queue
   uint64_t start_cycle = 0;  // the pipe began executing it
@@ -29,18 +32,29 @@ struct InstrRecord {
   uint64_t bytes = 0, macs = 0, dense_macs = 0;
   uint64_t wait_cycles = 0;  // cycles it waited on its pipe before start (flag, barrier, port)
   WaitCause wait_cause = WaitCause::None;
+  // Cycles of [start, busy_end) the pipe was slowed by a shared port (GM bandwidth taken by
+  // other transfers): stall, not busy, time. Counted in wait_cycles too (cause Port).
+  uint64_t port_stall_cycles = 0;
   uint64_t queue_wait_cycles = 0;  // cycles the scalar unit stalled on a full queue before issuing it
   uint8_t flag_id = 0;             // for Flag waits
 };
 
 // A flag became set (a SetFlag fired) or was consumed (a WaitFlag released).
 struct FlagEvent {
+  isa::CoreId core;
   isa::EventPair event;
   uint8_t id = 0;
   uint64_t cycle = 0;  // set: when the flag becomes 1 (>= now); consumed: now
   bool set = false;
   uint64_t instr_index = 0;  // the SetFlag (set) or the WaitFlag (consumed)
   uint64_t set_index = 0;    // consumed: the SetFlag whose set the WaitFlag took (flow arrows)
+};
+
+// The scalar unit of `core` put an instruction into its pipe's queue (or ran it, for S work).
+struct IssueRecord {
+  const isa::Instruction* instr = nullptr;  // valid only during the callback
+  isa::CoreId core;
+  uint64_t issue_cycle = 0;
 };
 
 class Observer {
@@ -51,11 +65,16 @@ class Observer {
   // An instruction entered (+1, at its issue cycle, >= now) or left (-1, at now) the queue of
   // its pipe. Two calls per instruction, so the model makes them only for observers that set
   // wants_queue_.
-  virtual void on_queue(isa::Pipe /*pipe*/, uint64_t /*cycle*/, int /*delta*/) {}
+  virtual void on_queue(isa::CoreId /*core*/, isa::Pipe /*pipe*/, uint64_t /*cycle*/, int /*delta*/) {}
+  // Every instruction in program order, as it is issued; only for observers that set
+  // wants_issue_ (the race checker).
+  virtual void on_issue(const IssueRecord& /*r*/) {}
   bool wants_queue() const { return wants_queue_; }
+  bool wants_issue() const { return wants_issue_; }
 
  protected:
   bool wants_queue_ = false;
+  bool wants_issue_ = false;
 };
 
 }  // namespace aicore::model

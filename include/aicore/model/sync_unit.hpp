@@ -1,9 +1,11 @@
-// Flags between pipes (SetFlag/WaitFlag) for every (src, dst, id). A SetFlag fires at a
+// Flags between the pipes of one core (SetFlag/WaitFlag) for every (src, dst, id). A SetFlag fires at a
 // computed cycle (when earlier instructions of its pipe have completed) without blocking its
 // pipe, so each flag keeps its pending set times in order; a WaitFlag consumes the oldest at
 // max(its own arrival, the set's firing). Pipes run ahead of SystemC time (engine.hpp), so a
 // wait blocks on an event only until the SetFlag has been executed, never on time.
-// A set that lands while the flag is still set is the hardware's undefined "double SetFlag".
+// A set that lands while the flag is still set is the hardware's undefined "double SetFlag"
+// (a second SetFlag with no WaitFlag between them in program order is caught earlier, at issue:
+// issue_unit.hpp).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -18,7 +20,7 @@ namespace aicore::model {
 
 class SyncUnit {
  public:
-  explicit SyncUnit(SimContext& ctx) : ctx_(ctx) {}
+  explicit SyncUnit(CoreContext& ctx) : ctx_(ctx) {}
 
   // A SetFlag executed at `now`: the flag becomes 1 at `fire_cycle`. False (fault raised) on a
   // double SetFlag.
@@ -29,12 +31,15 @@ class SyncUnit {
   // End of run: a flag set twice with no wait in between is a fault (reported here when no
   // WaitFlag ever observed it). Returns the number of flags left set.
   uint32_t finish();
+  // The number of flags set now (no checks): what a run that stopped early left set.
+  uint32_t flags_set() const;
 
  private:
   struct Pending {
     uint64_t cycle;
     uint64_t index;  // the SetFlag's instruction index
     uint32_t line;
+    FileId file;
   };
   struct Flag {
     std::deque<Pending> pending;
@@ -47,7 +52,7 @@ class SyncUnit {
   }
   void double_set(isa::EventPair e, uint8_t id, const Pending& second);
 
-  SimContext& ctx_;
+  CoreContext& ctx_;
   std::array<std::array<std::array<Flag, isa::kEventIds>, isa::kPipeCount>, isa::kPipeCount> flags_;
 };
 

@@ -15,13 +15,20 @@ struct Cost {
   uint64_t bytes = 0;       // bytes moved on the pipe's data path
   uint64_t macs = 0;        // multiply-accumulates the Cube performs (sparse: the K/2 it really does)
   uint64_t dense_macs = 0;  // dense-equivalent MACs (sparse: M x N x original K)
+  // How the occupancy is made up, for the shared ports (engine.hpp). An instruction holds its
+  // on-chip ports for port_cycles; one that moves GM bytes spends `fixed` cycles of its own
+  // plus the longer of port_cycles and its GM transfer (gm_bytes at up to gm_rate B/cycle).
+  uint64_t port_cycles = 0;
+  uint64_t fixed = 0;
+  uint64_t gm_bytes = 0;
+  double gm_rate = 0;  // 0: no GM transfer
 };
 
 // Cycles for `bytes` on a path: overhead + ceil(bytes / bytes_per_cycle).
 uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path);
 
-Cost cost_of(const isa::Op& op, const config::Config& cfg);
+Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg);
 // Same, with the bytes the op moves already known (isa::bytes_moved).
-Cost cost_of(const isa::Op& op, const config::Config& cfg, uint64_t moved);
+Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg, uint64_t moved);
 
 }  // namespace aicore::model

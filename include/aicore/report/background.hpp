@@ -17,15 +17,15 @@
 #include <variant>
 #include <vector>
 
+#include "aicore/model/global_memory.hpp"
 #include "aicore/model/observer.hpp"
-#include "aicore/trace/statement.hpp"
 
 namespace aicore::report {
 
 class BackgroundObservers : public model::Observer {
  public:
   // `live_tensors`: the model's .gm declarations (read on the model thread only).
-  explicit BackgroundObservers(const std::vector<trace::GmDecl>& live_tensors);
+  explicit BackgroundObservers(const std::vector<model::TensorInfo>& live_tensors);
   ~BackgroundObservers() override;  // stops the worker; what is still queued is dropped
   BackgroundObservers(const BackgroundObservers&) = delete;
   BackgroundObservers& operator=(const BackgroundObservers&) = delete;
@@ -33,11 +33,12 @@ class BackgroundObservers : public model::Observer {
   // Before the first event (and before this is given to the model, which reads wants_queue).
   void add(model::Observer& o);
   // The .gm declarations as far as the worker has seen them; for the wrapped observers.
-  const std::vector<trace::GmDecl>& tensors() const { return tensors_; }
+  const std::vector<model::TensorInfo>& tensors() const { return tensors_; }
 
   void on_instruction(const model::InstrRecord& r) override;
   void on_flag(const model::FlagEvent& e) override;
-  void on_queue(isa::Pipe pipe, uint64_t cycle, int delta) override;
+  void on_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta) override;
+  void on_issue(const model::IssueRecord& r) override;
 
   // Delivers everything reported so far and stops the worker; afterwards the wrapped
   // observers may be used from this thread. Rethrows the first exception an observer threw.
@@ -45,16 +46,17 @@ class BackgroundObservers : public model::Observer {
 
  private:
   struct Queued {
+    isa::CoreId core;
     isa::Pipe pipe;
     uint64_t cycle;
     int delta;
   };
   struct NewTensor {};  // the next of Batch::tensors
-  using Entry = std::variant<model::InstrRecord, model::FlagEvent, Queued, NewTensor>;
+  using Entry = std::variant<model::InstrRecord, model::FlagEvent, Queued, NewTensor, model::IssueRecord>;
   struct Batch {
     std::vector<Entry> entries;
-    std::vector<isa::Instruction> instrs;  // of the InstrRecord entries, in order
-    std::vector<trace::GmDecl> tensors;    // of the NewTensor entries, in order
+    std::vector<isa::Instruction> instrs;    // of the InstrRecord and IssueRecord entries, in order
+    std::vector<model::TensorInfo> tensors;  // of the NewTensor entries, in order
     void clear();
   };
 
@@ -63,10 +65,10 @@ class BackgroundObservers : public model::Observer {
   void work();
   void deliver(Batch& b);
 
-  const std::vector<trace::GmDecl>& live_;
+  const std::vector<model::TensorInfo>& live_;
   size_t live_seen_ = 0;
   std::vector<model::Observer*> observers_;
-  std::vector<trace::GmDecl> tensors_;  // worker side
+  std::vector<model::TensorInfo> tensors_;  // worker side
   Batch current_;
 
   std::mutex mu_;

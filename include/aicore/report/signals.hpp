@@ -66,7 +66,7 @@ class SignalTracker : public model::Observer {
 
   void on_instruction(const model::InstrRecord& r) override;
   void on_flag(const model::FlagEvent& e) override;
-  void on_queue(isa::Pipe pipe, uint64_t cycle, int delta) override;
+  void on_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta) override;
   // End of run: releases everything still held. The initial values are sent even when nothing
   // changed inside the window, provided the window starts by `end_cycle`.
   void finish(uint64_t end_cycle);

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "aicore/config/config.hpp"
+#include "aicore/model/chip.hpp"
 #include "aicore/model/observer.hpp"
-#include "aicore/model/simulation.hpp"
 
 namespace aicore::report {
 
@@ -27,16 +27,19 @@ class StatsCollector : public model::Observer {
   struct PipeWaits {
     uint64_t flag = 0, barrier = 0, port = 0, queue_full = 0;
   };
-  const std::array<PipeWaits, isa::kPipeCount>& waits() const { return waits_; }
-  const std::array<uint64_t, kPathCount>& path_bytes() const { return path_bytes_; }
-  uint64_t macs() const { return macs_; }
-  uint64_t dense_macs() const { return dense_macs_; }
-  uint64_t sparse_instructions() const { return sparse_; }
+  // What one core (or, summed, the chip) did, beyond the model's own counters.
+  struct Figures {
+    std::array<PipeWaits, isa::kPipeCount> waits{};
+    std::array<uint64_t, kPathCount> path_bytes{};
+    uint64_t macs = 0, dense_macs = 0, sparse = 0;
+    void add(const Figures& o);
+  };
+  // Core `c` (zeros for a core that ran nothing) and the sum over all cores.
+  Figures core(isa::CoreId c) const;
+  Figures total() const;
 
  private:
-  std::array<PipeWaits, isa::kPipeCount> waits_{};
-  std::array<uint64_t, kPathCount> path_bytes_{};
-  uint64_t macs_ = 0, dense_macs_ = 0, sparse_ = 0;
+  std::vector<Figures> cores_;
 };
 
 struct RunInfo {
@@ -46,10 +49,12 @@ struct RunInfo {
   std::string message;  // the fault or error text, if any
 };
 
-nlohmann::json stats_json(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg,
+// stats.json: the chip's figures at the top level (a chip of one core: that core's) and each
+// core's in `cores`.
+nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, const config::Config& cfg,
                           const RunInfo& info);
 
 // The one-screen summary printed after a run.
-std::string summary_text(const model::RunSummary& s, const StatsCollector& c, const config::Config& cfg);
+std::string summary_text(const model::ChipSummary& s, const StatsCollector& c, const config::Config& cfg);
 
 }  // namespace aicore::report

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "aicore/config/config.hpp"
+#include "aicore/model/global_memory.hpp"
 #include "aicore/model/observer.hpp"
 #include "aicore/report/signals.hpp"
 #include "aicore/report/text_out.hpp"
-#include "aicore/trace/statement.hpp"
 
 namespace aicore::report {
 
@@ -26,7 +26,7 @@ class TimelineWriter : public model::Observer, private SignalSink {
   // with `signals` for the counters and takes its window. InputError if the file cannot be
   // created.
   TimelineWriter(const std::string& path, const config::Config& cfg, const std::string& trace,
-                 SignalTracker& signals, const std::vector<trace::GmDecl>& tensors);
+                 SignalTracker& signals, const std::vector<model::TensorInfo>& tensors);
   ~TimelineWriter() override;
   TimelineWriter(const TimelineWriter&) = delete;
   TimelineWriter& operator=(const TimelineWriter&) = delete;
@@ -50,7 +50,7 @@ class TimelineWriter : public model::Observer, private SignalSink {
   bool open_ = false;
   double mhz_;
   const SignalTracker& tracker_;
-  const std::vector<trace::GmDecl>& tensors_;
+  const std::vector<model::TensorInfo>& tensors_;
   std::vector<std::string> gm_names_;
   std::string text_;  // one instruction's text, reused
   bool first_ = true;

@@ -1,0 +1,105 @@
+#include "aicore/model/core.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aicore::model {
+
+using isa::Pipe;
+using isa::Space;
+
+Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, const config::CoreConfig& cfg,
+           bool timing_only, InstructionSource& source, TensorRegistry& gm_registry, GmPort& gm)
+    : sc_core::sc_module(name), ctx_(chip, id, cfg, !timing_only), sync_(ctx_) {
+  const config::Buffers& b = cfg.buffers;
+  const bool alloc = !timing_only;
+  l1_ = std::make_unique<Buffer>(BufferParams{Space::L1, b.l1_bytes, b.l1_banks, alloc});
+  l0a_ = std::make_unique<Buffer>(BufferParams{Space::L0A, b.l0a_bytes, 1, alloc});
+  l0b_ = std::make_unique<Buffer>(BufferParams{Space::L0B, b.l0b_bytes, 1, alloc});
+  l0c_ = std::make_unique<Buffer>(BufferParams{Space::L0C, b.l0c_bytes, b.l0c_banks, alloc});
+  idx_ = std::make_unique<Buffer>(BufferParams{Space::SparseIndex, b.sparse_index_bytes, 1, alloc});
+  for (Buffer* m : {l1_.get(), l0a_.get(), l0b_.get(), l0c_.get(), idx_.get()})
+    ctx_.view.attach(m->space(), m->data(), m->size());
+
+  const config::Issue& q = cfg.issue;
+  mte2_ = std::make_unique<Engine>("mte2", Pipe::MTE2, q.queue_depth_mte2, ctx_, sync_);
+  mte1_ = std::make_unique<Engine>("mte1", Pipe::MTE1, q.queue_depth_mte1, ctx_, sync_);
+  cube_ = std::make_unique<Engine>("cube", Pipe::M, q.queue_depth_m, ctx_, sync_);
+  fix_ = std::make_unique<Engine>("fixpipe", Pipe::FIX, q.queue_depth_fix, ctx_, sync_);
+  // MTE3 belongs to the Vector side; a Cube trace may still name it in flags, so it gets an
+  // engine that only ever runs sync instructions.
+  mte3_ = std::make_unique<Engine>("mte3", Pipe::MTE3, q.queue_depth_mte3, ctx_, sync_);
+  mte2_->connect(gm);
+  mte2_->connect(*l1_, false, true);
+  mte1_->connect(*l1_, true, false);
+  mte1_->connect(*l0a_, false, true);
+  mte1_->connect(*l0b_, false, true);
+  mte1_->connect(*idx_, false, true);
+  cube_->connect(*l0a_, true, false);
+  cube_->connect(*l0b_, true, false);
+  cube_->connect(*idx_, true, false);
+  cube_->connect(*l0c_, true, true);  // reads L0C when it accumulates
+  fix_->connect(*l0c_, true, false);
+  fix_->connect(gm);
+
+  std::array<Engine*, isa::kPipeCount> by_pipe{};
+  for (Engine* e : engines()) by_pipe[static_cast<size_t>(e->pipe())] = e;
+  issue_ = std::make_unique<IssueUnit>("scalar", ctx_, sync_, source, gm_registry, by_pipe);
+  for (Engine* e : engines()) e->set_issuer(issue_.get());
+}
+
+std::vector<const TimeSource*> Core::time_sources() const {
+  std::vector<const TimeSource*> out{issue_.get()};
+  for (Engine* e : engines()) out.push_back(e);
+  return out;
+}
+
+bool Core::finished() const {
+  bool done = issue_->finished();
+  for (Engine* e : engines()) done = done && e->finished();
+  return done;
+}
+
+std::string Core::blocked_on() const {
+  std::string msg;
+  if (!issue_->blocked_on().empty()) msg += "\n  S: " + issue_->blocked_on();
+  for (Engine* e : engines()) {
+    const std::string b = e->blocked_on();
+    if (!b.empty()) msg += std::string("\n  ") + isa::to_string(e->pipe()) + ": " + b;
+  }
+  return msg;
+}
+
+uint64_t Core::late_gm_requests() const {
+  return mte2_->late_gm_requests() + fix_->late_gm_requests();
+}
+
+CoreSummary Core::summary(bool finish_flags, const GmPort& gm) {
+  CoreSummary out;
+  out.core = ctx_.id;
+  // A run that stopped early still says how many flags it left set (stats.json), but only a
+  // finished one may report a set no WaitFlag ever took as a double SetFlag.
+  out.flags_left_set = finish_flags ? sync_.finish() : sync_.flags_set();
+  out.cycles = issue_->last_completion();
+  out.instructions = issue_->instructions();
+  PipeSummary& sp = out.pipes[static_cast<size_t>(Pipe::S)];
+  sp.instructions = out.instructions;
+  sp.busy_cycles =
+      static_cast<uint64_t>(std::ceil(out.instructions / ctx_.cfg.issue.instructions_per_cycle)) +
+      issue_->busy_cycles();
+  sp.stall_cycles = issue_->stall_cycles();
+  for (Engine* e : engines()) {
+    PipeSummary& p = out.pipes[static_cast<size_t>(e->pipe())];
+    p.busy_cycles = e->busy_cycles();
+    p.stall_cycles = e->stall_cycles();
+    p.instructions = e->instructions();
+    out.cycles = std::max(out.cycles, e->last_completion());
+  }
+  for (Buffer* m : {l1_.get(), l0a_.get(), l0b_.get(), l0c_.get(), idx_.get()})
+    out.memories[static_cast<size_t>(m->space())] = MemorySummary{m->bytes_read(), m->bytes_written()};
+  out.memories[static_cast<size_t>(Space::GM)] =
+      MemorySummary{gm.bytes_read(ctx_.id), gm.bytes_written(ctx_.id)};
+  return out;
+}
+
+}  // namespace aicore::model
