@@ -231,9 +231,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     sim.add_observer(&stats);
     Inspection inspect(a, window, cfg, sim);
     const model::ChipSummary s = sim.run();
-    if (s.late_gm_requests)
-      err << "warning: " << s.late_gm_requests
-          << " GM transfer(s) started after their cycle (the model's time-order rule was broken; "
+    if (s.late_requests)
+      err << "warning: " << s.late_requests
+          << " shared-resource request(s) came after their cycle (the model's time-order rule was broken; "
              "their timing is approximate)\n";
     log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
     inspect.finish(a, s.cycles, err);

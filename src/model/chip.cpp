@@ -110,7 +110,7 @@ ChipSummary Chip::run() {
     out.cycles = std::max(out.cycles, out.cores.back().cycles);
     out.instructions += out.cores.back().instructions;
     out.flags_left_set += out.cores.back().flags_left_set;
-    out.late_gm_requests += c->late_gm_requests();
+    out.late_requests += c->late_requests();
   }
   if (clean && !all_done) {
     // Pipes run ahead of SystemC time: the furthest any of them got is where the run ended.

@@ -70,8 +70,8 @@ std::string Core::blocked_on() const {
   return msg;
 }
 
-uint64_t Core::late_gm_requests() const {
-  return mte2_->late_gm_requests() + fix_->late_gm_requests();
+uint64_t Core::late_requests() const {
+  return mte2_->late_requests() + cube_->late_requests() + fix_->late_requests();
 }
 
 CoreSummary Core::summary(bool finish_flags, const GmPort& gm) {

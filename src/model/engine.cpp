@@ -219,6 +219,16 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   record(r);
 }
 
+void Engine::catch_up(uint64_t cycle) {
+  // Pipes are numbered 1.. (S is 0): phase p of a cycle is p time units into it.
+  const uint64_t target = cycle * time_units_per_cycle() + static_cast<uint64_t>(pipe_);
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (target > now)
+    sc_core::wait(sc_core::sc_time::from_value(target - now));
+  else if (cycle < now_cycles())
+    ++late_;
+}
+
 uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycles) {
   cals_.clear();
   for (const isa::Extent& x : fp) {
@@ -228,6 +238,7 @@ uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycle
     b->calendars(x.write, x.begin, x.end, cals_);
   }
   if (cals_.empty()) return t;
+  catch_up(t);  // another pipe shares one of these ports: ask in time order
   const uint64_t s = reserve_jointly(cals_.data(), cals_.size(), t, cycles);
   for (const isa::Extent& x : fp)
     if (x.space != isa::Space::GM && buffers_[static_cast<size_t>(x.space)])
@@ -238,11 +249,7 @@ uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycle
 uint64_t Engine::gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c) {
   // GM bandwidth is shared with whoever transfers at the same moment (gm_port.hpp): catch up
   // with SystemC time, then leave the queue (the issue unit may go on) and wait for the end.
-  const uint64_t now = now_cycles();
-  if (start > now)
-    sc_core::wait(cycles(start - now));
-  else if (start < now)
-    ++late_gm_;
+  catch_up(start);
   in_flight_ = true;
   in_flight_start_ = start;
   started(start);

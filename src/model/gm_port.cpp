@@ -51,11 +51,10 @@ void GmPort::tick() {
 void GmPort::reschedule() {
   const uint64_t next = share_.next_finish();
   if (next == UINT64_MAX) return;
-  const uint64_t now = now_cycles();
-  // notify() keeps the earlier of two pending notifications, so an end that moved later after
-  // a new transfer started only costs a spurious tick.
+  // At the very start of the end cycle (phase 0), before any pipe's request of that cycle.
+  const uint64_t at = next * time_units_per_cycle(), now = sc_core::sc_time_stamp().value();
   wake_.cancel();
-  wake_.notify(cycles(next > now ? next - now : 0));
+  wake_.notify(sc_core::sc_time::from_value(at > now ? at - now : 0));
 }
 
 }  // namespace aicore::model

@@ -38,7 +38,7 @@ InstrCsvWriter::InstrCsvWriter(const std::string& path) : path_(path) {
   if (!out_.open(path))
     throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create instr.csv: ") + std::strerror(errno));
   out_ << "index,line,mnemonic,pipe,issue_cycle,start_cycle,busy_end_cycle,end_cycle,bytes,macs,dense_macs,"
-          "wait_cycles,wait_cause,queue_wait_cycles\n";
+          "wait_cycles,wait_cause,queue_wait_cycles,core\n";
 }
 
 InstrCsvWriter::~InstrCsvWriter() = default;
@@ -52,7 +52,7 @@ void InstrCsvWriter::on_instruction(const model::InstrRecord& r) {
   out_ << r.instr->index << ',' << r.instr->line << ',' << isa::mnemonic(r.instr->op) << ','
        << isa::to_string(r.pipe) << ',' << r.issue_cycle << ',' << r.start_cycle << ',' << r.busy_end << ','
        << r.end_cycle << ',' << r.bytes << ',' << r.macs << ',' << r.dense_macs << ',' << r.wait_cycles << ','
-       << wait_cause_text(r, cause) << ',' << r.queue_wait_cycles << '\n';
+       << wait_cause_text(r, cause) << ',' << r.queue_wait_cycles << ',' << r.core.value << '\n';
 }
 
 }  // namespace aicore::report

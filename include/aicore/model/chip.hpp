@@ -24,7 +24,7 @@ struct ChipSummary {
   uint64_t instructions = 0;  // issued instructions, all cores
   std::vector<CoreSummary> cores;
   uint32_t flags_left_set = 0;            // all cores
-  uint64_t late_gm_requests = 0;          // see Engine::late_gm_requests (0 in a sound run)
+  uint64_t late_requests = 0;             // see Engine::late_requests (0 in a sound run)
   std::optional<SimFault> fault;          // exit 3
   std::optional<InputError> input_error;  // exit 2 (met while reading a source)
 };

@@ -54,7 +54,7 @@ class Core : public sc_core::sc_module {
   // checked as well as counted (SyncUnit::finish).
   CoreSummary summary(bool finish_flags, const GmPort& gm);
   std::vector<const TimeSource*> time_sources() const;
-  uint64_t late_gm_requests() const;
+  uint64_t late_requests() const;
 
  private:
   std::array<Engine*, 5> engines() const {

@@ -8,8 +8,11 @@
 // Temporal decoupling: each engine keeps its own time (`local_`, the cycle its pipe is free
 // again) and runs ahead of SystemC time, computing start and end cycles instead of waiting
 // them out. It blocks only on events another thread must produce first (its queue, a flag not
-// yet set) — except around GM transfers, whose bandwidth is shared with whoever transfers at
-// the same moment: MTE2 and FIX catch up with SystemC time before a transfer and wait for its end.
+// yet set) — except before it uses a resource another pipe shares (a contended port of a
+// buffer bank, the GM bandwidth): then it first catches up with SystemC time, so that shared
+// resources see their requests in simulated-time order (docs/decisions.md, "shared
+// resources"). Each pipe catches up to its own phase of the cycle (a few SystemC time units
+// into it, in pipe order), so requests of one cycle are served in a fixed pipe order.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -66,9 +69,9 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t instructions() const { return instructions_; }
   uint64_t local_time() const { return local_; }
-  // GM transfers that could not start at their cycle because SystemC time had passed it
-  // (the decoupling rule above broken); 0 in a sound run.
-  uint64_t late_gm_requests() const { return late_gm_; }
+  // Shared-resource requests that came after SystemC time had passed their cycle (the
+  // decoupling rule above broken); 0 in a sound run.
+  uint64_t late_requests() const { return late_; }
 
  private:
   void run();
@@ -77,8 +80,10 @@ class Engine : public sc_core::sc_module, public TimeSource {
   void execute_data(const QueueEntry& e, uint64_t earliest);
   void started(uint64_t start);  // the front entry leaves the queue at `start`
   // Books the on-chip ports of `fp` for `cycles` from the earliest cycle >= t they are all
-  // free; returns that cycle.
+  // free (after catching up with SystemC time if another pipe shares one); returns that cycle.
   uint64_t book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycles);
+  // Waits until SystemC time reaches this pipe's phase of `cycle` (counts a late arrival).
+  void catch_up(uint64_t cycle);
   // Runs the GM part of a data instruction from `start`; returns when its last byte is through.
   uint64_t gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c);
   void record(InstrRecord& r);
@@ -103,7 +108,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t in_flight_start_ = 0;
   std::vector<Calendar*> cals_;  // scratch for book_ports
   uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
-  uint64_t late_gm_ = 0;
+  uint64_t late_ = 0;
 };
 
 }  // namespace aicore::model

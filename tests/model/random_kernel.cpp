@@ -1,0 +1,160 @@
+#include "random_kernel.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace randk {
+
+namespace {
+
+struct Gen {
+  std::mt19937_64& rng;
+  std::string out;
+
+  uint64_t pick(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); }
+  bool coin(double p = 0.5) { return std::bernoulli_distribution(p)(rng); }
+  template <class T>
+  const T& one_of(const std::vector<T>& v) {
+    return v[pick(0, v.size() - 1)];
+  }
+  void line(const std::string& s) { out += s + "\n"; }
+  static std::string n(uint64_t v) { return std::to_string(v); }
+
+  void data_copy() {
+    const uint64_t len = pick(1, 64), count = pick(1, 4), sgap = pick(0, 2), dgap = pick(0, 2);
+    const uint64_t span = (len + dgap) * 32 * count;
+    const uint64_t dst = pick(0, (524288 - span) / 32) * 32;
+    line("DataCopy dst=L1:" + n(dst) + " src=a+" + n(pick(0, 1000) * 32) + " blockLen=" + n(len) +
+         " blockCount=" + n(count) + " srcGap=" + n(sgap) + " dstGap=" + n(dgap));
+  }
+  void nd2nz() {
+    const uint64_t rows = pick(1, 64), d = pick(1, 128);
+    line("DataCopyNd2Nz dst=L1:" + n(pick(0, 256) * 512) + " src=a+" + n(pick(0, 100) * 64) +
+         " nValue=" + n(rows) + " dValue=" + n(d) + " srcDValue=" + n(d + pick(0, 8)) +
+         " dstNzC0Stride=" + n((rows + 15) / 16 * 16));
+  }
+  void load_data() {
+    const bool a = coin();
+    const uint64_t rep = pick(1, 16), gap = pick(0, 1), stride = pick(0, 2);
+    const uint64_t dst = pick(0, (65536 - rep * (gap + 1) * 512) / 512) * 512;
+    line(std::string("LoadData dst=") + (a ? "L0A:" : "L0B:") + n(dst) + " src=L1:" + n(pick(0, 200) * 512) +
+         " repeatTimes=" + n(rep) + " srcStride=" + n(stride) + " dstGap=" + n(gap));
+  }
+  void load_sparse() {
+    const uint64_t rep = pick(1, 8);
+    line("LoadDataWithSparse dst=L0B:" + n(pick(0, (65536 - rep * 512) / 512) * 512) + " src=L1:" +
+         n(pick(0, 200) * 512) + " idx=L1:" + n(pick(0, 200) * 128 + 262144) + " repeatTimes=" + n(rep));
+  }
+  void mmad() {
+    const bool sparse = coin(0.3);
+    const uint64_t m = pick(1, 128), nn = pick(1, 128), k = sparse ? pick(1, 64) * 4 : pick(1, 256);
+    const bool half = !sparse && coin(0.3);
+    // M owns the first half of L0C, Fixpipe reads the second (see random_kernel.hpp).
+    std::string s = std::string(sparse ? "MmadWithSparse" : "Mmad") + " dst=L0C:0" +
+                    " fm=L0A:0 filter=L0B:0 m=" + n(m) + " n=" + n(nn) +
+                    " k=" + n(half ? std::min<uint64_t>(k, 128) : k);
+    if (half) s += " dtype=half";
+    if (coin(0.4)) s += " cmatrixInitVal=0";
+    line(s);
+  }
+  void fixpipe() {
+    const uint64_t ns = pick(1, 8) * 16, ms = pick(1, 128);
+    line("Fixpipe dst=c+" + n(pick(0, 1000) * 64) + " src=L0C:65536 nSize=" + n(ns) + " mSize=" + n(ms) +
+         " srcStride=" + n((ms + 15) / 16 * 16) + " dstStride=" + n(ns));
+  }
+};
+
+const std::vector<std::pair<std::string, std::string>>& legal_pairs() {
+  static const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"M", "MTE1"},    {"M", "MTE2"},    {"M", "FIX"},  {"MTE1", "M"},    {"MTE1", "MTE2"},
+      {"MTE1", "MTE3"}, {"MTE1", "FIX"},  {"MTE2", "M"}, {"MTE2", "MTE1"}, {"MTE2", "MTE3"},
+      {"MTE3", "MTE1"}, {"MTE3", "MTE2"}, {"FIX", "M"},  {"FIX", "MTE1"},  {"S", "MTE2"},
+      {"MTE2", "S"},    {"S", "MTE3"},    {"MTE3", "S"}, {"M", "S"},       {"FIX", "S"},
+      {"FIX", "MTE3"},  {"FIX", "FIX"}};
+  return pairs;
+}
+
+}  // namespace
+
+std::string kernel(std::mt19937_64& rng, int count) {
+  Gen g{rng, ""};
+  g.line(".gm a size=1048576");
+  g.line(".gm c size=1048576");
+  // Waits to place later: (instructions from now, the WaitFlag line).
+  std::vector<std::pair<int, std::string>> waits;
+  std::vector<std::pair<size_t, int>> unused;  // (pair, id) never set yet
+  for (size_t p = 0; p < legal_pairs().size(); ++p)
+    for (int id = 0; id < 8; ++id) unused.emplace_back(p, id);
+  std::shuffle(unused.begin(), unused.end(), rng);
+  for (int i = 0; i < count; ++i) {
+    for (auto it = waits.begin(); it != waits.end();) {
+      if (--it->first <= 0) {
+        g.line(it->second);
+        it = waits.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    const uint64_t kind = g.pick(0, 99);
+    if (kind < 14) {
+      g.data_copy();
+    } else if (kind < 20) {
+      g.nd2nz();
+    } else if (kind < 34) {
+      g.load_data();
+    } else if (kind < 40) {
+      g.load_sparse();
+    } else if (kind < 56) {
+      g.mmad();
+    } else if (kind < 66) {
+      g.fixpipe();
+    } else if (kind < 90 && !unused.empty()) {
+      const auto [p, id] = unused.back();
+      unused.pop_back();
+      const std::string event = legal_pairs()[p].first + "_" + legal_pairs()[p].second;
+      g.line("SetFlag event=" + event + " id=" + std::to_string(id));
+      waits.emplace_back(static_cast<int>(g.pick(0, 12)),
+                         "WaitFlag event=" + event + " id=" + std::to_string(id));
+    } else if (kind < 97) {
+      g.line("PipeBarrier pipe=" + g.one_of<std::string>({"PIPE_MTE2", "PIPE_MTE1", "PIPE_M", "PIPE_FIX"}));
+    } else {
+      g.line("PipeBarrier pipe=PIPE_ALL");
+    }
+  }
+  for (const auto& w : waits) g.line(w.second);
+  return g.out;
+}
+
+std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
+  Gen g{rng, ""};
+  auto set = [](const std::string& k, const std::string& v) { return k + "=" + v; };
+  std::vector<std::string> s = {
+      set("chip.cores", std::to_string(std::max(cores, 1))),
+      set("chip.gm_bytes_per_cycle", g.one_of<std::string>({"50", "200", "864"})),
+      set("gm.read.bytes_per_cycle", g.one_of<std::string>({"32", "64.5", "150", "300"})),
+      set("gm.read.latency_cycles", g.one_of<std::string>({"0", "7", "300"})),
+      set("gm.read.overhead_cycles", g.one_of<std::string>({"0", "3"})),
+      set("gm.write.bytes_per_cycle", g.one_of<std::string>({"16", "128"})),
+      set("gm.write.latency_cycles", g.one_of<std::string>({"0", "50"})),
+      set("gm.shared_bytes_per_cycle", g.one_of<std::string>({"24", "100", "256"})),
+      set("mte1.to_l0a.latency_cycles", g.one_of<std::string>({"0", "28"})),
+      set("mte1.to_l0b.overhead_cycles", g.one_of<std::string>({"0", "5"})),
+      set("mte1.sparse.bytes_per_cycle", g.one_of<std::string>({"32", "128"})),
+      set("cube.head_cycles", g.one_of<std::string>({"0", "4", "9"})),
+      set("cube.latency_cycles", g.one_of<std::string>({"0", "5"})),
+      set("fixpipe.elements_per_cycle", g.one_of<std::string>({"16", "64"})),
+      set("fixpipe.overhead_cycles", g.one_of<std::string>({"0", "2"})),
+      set("issue.instructions_per_cycle", g.one_of<std::string>({"0.5", "1", "2"})),
+      set("issue.queue_depth_mte2", g.one_of<std::string>({"1", "2", "32"})),
+      set("issue.queue_depth_mte1", g.one_of<std::string>({"1", "4", "32"})),
+      set("issue.queue_depth_m", g.one_of<std::string>({"1", "3", "32"})),
+      set("issue.queue_depth_fix", g.one_of<std::string>({"1", "32"})),
+      set("issue.queue_depth_mte3", g.one_of<std::string>({"1", "32"})),
+      set("issue.sync_cycles", g.one_of<std::string>({"0", "1", "3"})),
+      set("buffers.l0c_banks", g.one_of<std::string>({"2", "4", "16"})),
+      set("buffers.l1_banks", g.one_of<std::string>({"1", "16"})),
+  };
+  return s;
+}
+
+}  // namespace randk

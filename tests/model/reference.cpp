@@ -1,0 +1,294 @@
+#include "reference.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "aicore/isa/check.hpp"
+#include "aicore/model/fluid_share.hpp"
+#include "aicore/model/timing.hpp"
+
+namespace ref {
+
+using aicore::isa::Instruction;
+using aicore::isa::Pipe;
+using aicore::isa::Space;
+namespace isa = aicore::isa;
+namespace model = aicore::model;
+
+namespace {
+
+struct PipeState {
+  std::deque<size_t> queue;        // instruction indexes, in order
+  std::vector<uint64_t> start_of;  // by push number
+  size_t pushed = 0, started = 0;
+  uint64_t local = 0, last_completion = 0;
+  bool in_gm = false;  // a GM transfer of the started instruction is in flight
+  size_t gm_instr = 0;
+  uint64_t gm_start = 0;
+  model::Cost gm_cost;
+};
+
+struct Core {
+  const std::vector<Instruction>* prog = nullptr;
+  std::vector<Timing> timing;
+  std::array<PipeState, isa::kPipeCount> pipes;
+  // Scalar unit.
+  size_t next = 0;
+  double next_issue = 0;
+  bool s_waiting = false;  // an S WaitFlag or PIPE_ALL is waiting
+  uint64_t s_arrived = 0;
+  std::map<std::tuple<int, int, int>, std::deque<uint64_t>> flags;  // pending set fire cycles
+  // Ports: (space, write, bank) -> busy until.
+  std::map<std::tuple<int, bool, uint64_t>, uint64_t> busy_until;
+};
+
+class Machine {
+ public:
+  Machine(const aicore::config::Config& cfg, const std::vector<std::vector<Instruction>>& cores)
+      : cfg_(cfg),
+        gm_(cfg.chip.gm_bytes_per_cycle, std::vector<double>(cores.size(), cfg.gm.shared_bytes_per_cycle)) {
+    for (const auto& p : cores) {
+      Core c;
+      c.prog = &p;
+      c.timing.resize(p.size());
+      for (auto& ps : c.pipes) ps.start_of.resize(p.size());
+      cores_.push_back(std::move(c));
+    }
+  }
+
+  void run(uint64_t max_cycles) {
+    for (uint64_t t = 0; !done(); ++t) {
+      if (t > max_cycles) throw std::runtime_error("reference: no progress (deadlock?)");
+      gm_.advance(t);
+      for (model::FluidShare::FlowId id : gm_.take_finished()) finish_gm(id, t);
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (Core& c : cores_) {
+          for (size_t p = 1; p < isa::kPipeCount; ++p)
+            while (try_start(c, static_cast<Pipe>(p), t)) changed = true;
+          while (try_issue(c, t)) changed = true;
+        }
+      }
+    }
+  }
+
+  std::vector<std::vector<Timing>> result() const {
+    std::vector<std::vector<Timing>> out;
+    for (const Core& c : cores_) out.push_back(c.timing);
+    return out;
+  }
+
+ private:
+  bool done() const {
+    for (const Core& c : cores_) {
+      if (c.next < c.prog->size() || c.s_waiting) return false;
+      for (const PipeState& p : c.pipes)
+        if (!p.queue.empty() || p.in_gm) return false;
+    }
+    return true;
+  }
+
+  static std::tuple<int, int, int> key(isa::EventPair e, uint8_t id) {
+    return {static_cast<int>(e.src), static_cast<int>(e.dst), id};
+  }
+
+  void complete(PipeState& p, Timing& tm) {
+    p.local = tm.busy_end;
+    p.last_completion = std::max(p.last_completion, tm.end);
+  }
+
+  // Ports a data instruction holds: (space, write, bank) for every bank of every on-chip extent.
+  std::vector<std::tuple<int, bool, uint64_t>> ports_of(const isa::Footprint& fp) const {
+    std::vector<std::tuple<int, bool, uint64_t>> out;
+    for (const isa::Extent& x : fp) {
+      if (x.space == Space::GM || x.end <= x.begin) continue;
+      uint64_t bank_bytes = 0;
+      if (x.space == Space::L1) bank_bytes = cfg_.buffers.l1_bytes / cfg_.buffers.l1_banks;
+      if (x.space == Space::L0C) bank_bytes = cfg_.buffers.l0c_bytes / cfg_.buffers.l0c_banks;
+      if (bank_bytes == 0) {
+        out.emplace_back(static_cast<int>(x.space), x.write, 0);
+        continue;
+      }
+      for (uint64_t b = x.begin / bank_bytes; b <= (x.end - 1) / bank_bytes; ++b)
+        out.emplace_back(static_cast<int>(x.space), x.write, b);
+    }
+    return out;
+  }
+
+  void started(PipeState& p, uint64_t t) {
+    p.start_of[p.started++] = t;
+    p.queue.pop_front();
+  }
+
+  bool try_start(Core& c, Pipe pipe, uint64_t t) {
+    PipeState& p = c.pipes[static_cast<size_t>(pipe)];
+    if (p.queue.empty() || p.in_gm) return false;
+    const size_t i = p.queue.front();
+    Timing& tm = c.timing[i];
+    if (t < std::max(p.local, tm.issue)) return false;
+    const isa::Op& op = (*c.prog)[i].op;
+    const uint64_t sync = cfg_.issue.sync_cycles;
+    if (const auto* s = std::get_if<isa::SetFlag>(&op)) {
+      const uint64_t fire = std::max(t + sync, p.last_completion);
+      c.flags[key(s->event, s->id)].push_back(fire);
+      tm.start = t;
+      tm.busy_end = t + sync;
+      tm.end = fire;
+    } else if (const auto* w = std::get_if<isa::WaitFlag>(&op)) {
+      auto& pending = c.flags[key(w->event, w->id)];
+      if (pending.empty() || pending.front() > t) return false;
+      pending.pop_front();
+      tm.start = t;
+      tm.busy_end = tm.end = t + sync;
+    } else if (std::holds_alternative<isa::PipeBarrier>(op)) {
+      if (t < p.last_completion) return false;
+      tm.start = t;
+      tm.busy_end = tm.end = t + sync;
+    } else {
+      return start_data(c, p, i, t);
+    }
+    started(p, t);
+    complete(p, tm);
+    return true;
+  }
+
+  bool start_data(Core& c, PipeState& p, size_t i, uint64_t t) {
+    const isa::Op& op = (*c.prog)[i].op;
+    const isa::Footprint fp = isa::footprint(op);
+    const model::Cost cost = model::cost_of(op, cfg_, isa::bytes_moved(op, fp));
+    const auto ports = ports_of(fp);
+    for (const auto& port : ports)
+      if (c.busy_until[port] > t) return false;  // wait for the bank to come free
+    for (const auto& port : ports) c.busy_until[port] = t + cost.port_cycles;
+    Timing& tm = c.timing[i];
+    tm.start = t;
+    started(p, t);
+    if (cost.gm_rate > 0 && cost.gm_bytes > 0) {
+      const auto id = gm_.add(static_cast<uint32_t>(&c - cores_.data()), cost.gm_rate, cost.gm_bytes);
+      p.in_gm = true;
+      p.gm_instr = i;
+      p.gm_start = t;
+      p.gm_cost = cost;
+      flows_[id] = {&c, &p};
+      return true;
+    }
+    tm.busy_end = t + cost.occupancy;
+    if (cost.gm_rate > 0) tm.busy_end = std::max(tm.busy_end, t + cost.fixed + cost.port_cycles);
+    tm.end = tm.busy_end + cost.latency;
+    complete(p, tm);
+    return true;
+  }
+
+  void finish_gm(model::FluidShare::FlowId id, uint64_t t) {
+    auto [c, p] = flows_.at(id);
+    flows_.erase(id);
+    Timing& tm = c->timing[p->gm_instr];
+    const model::Cost& cost = p->gm_cost;
+    tm.busy_end = std::max(p->gm_start + cost.occupancy,
+                           p->gm_start + cost.fixed + std::max(cost.port_cycles, t - p->gm_start));
+    tm.end = tm.busy_end + cost.latency;
+    p->in_gm = false;
+    complete(*p, tm);
+  }
+
+  bool drained(const Core& c) const {
+    for (size_t p = 1; p < isa::kPipeCount; ++p)
+      if (!c.pipes[p].queue.empty() || c.pipes[p].in_gm) return false;
+    return true;
+  }
+
+  void after_scalar(Core& c, uint64_t busy_end) {
+    c.next_issue = static_cast<double>(busy_end) + 1.0 / cfg_.issue.instructions_per_cycle;
+    ++c.next;
+  }
+
+  bool try_issue(Core& c, uint64_t t) {
+    if (c.next >= c.prog->size()) return false;
+    const Instruction& in = (*c.prog)[c.next];
+    Timing& tm = c.timing[c.next];
+    const uint64_t sync = cfg_.issue.sync_cycles;
+    if (c.s_waiting) {  // an S WaitFlag or PIPE_ALL that arrived at s_arrived
+      uint64_t start;
+      if (const auto* w = std::get_if<isa::WaitFlag>(&in.op)) {
+        auto& pending = c.flags[key(w->event, w->id)];
+        if (pending.empty() || pending.front() > t) return false;
+        pending.pop_front();
+        start = t;
+      } else {
+        if (!drained(c)) return false;
+        start = c.s_arrived;
+        for (size_t p = 1; p < isa::kPipeCount; ++p) start = std::max(start, c.pipes[p].last_completion);
+      }
+      c.s_waiting = false;
+      tm.start = start;
+      tm.busy_end = tm.end = start + sync;
+      after_scalar(c, tm.busy_end);
+      return true;
+    }
+    const uint64_t slot = static_cast<uint64_t>(std::ceil(c.next_issue - 1e-9));
+    if (t < slot) return false;
+    const Pipe pipe = isa::pipe_of(in.op);
+    if (pipe == Pipe::S) {
+      tm.issue = slot;
+      if (const auto* s = std::get_if<isa::SetFlag>(&in.op)) {
+        c.flags[key(s->event, s->id)].push_back(slot + sync);
+        tm.start = slot;
+        tm.busy_end = tm.end = slot + sync;
+        after_scalar(c, tm.busy_end);
+        return true;
+      }
+      c.s_waiting = true;
+      c.s_arrived = slot;
+      return true;
+    }
+    PipeState& p = c.pipes[static_cast<size_t>(pipe)];
+    const uint32_t depth = depth_of(pipe);
+    if (p.pushed >= depth && (p.started <= p.pushed - depth)) return false;  // queue full at t
+    uint64_t at = slot;
+    if (p.pushed >= depth) at = std::max(slot, p.start_of[p.pushed - depth]);
+    if (t < at) return false;
+    tm.issue = at;
+    p.queue.push_back(c.next);
+    ++p.pushed;
+    c.next_issue = static_cast<double>(at) + 1.0 / cfg_.issue.instructions_per_cycle;
+    ++c.next;
+    return true;
+  }
+
+  uint32_t depth_of(Pipe p) const {
+    switch (p) {
+      case Pipe::MTE2:
+        return cfg_.issue.queue_depth_mte2;
+      case Pipe::MTE1:
+        return cfg_.issue.queue_depth_mte1;
+      case Pipe::M:
+        return cfg_.issue.queue_depth_m;
+      case Pipe::FIX:
+        return cfg_.issue.queue_depth_fix;
+      default:
+        return cfg_.issue.queue_depth_mte3;
+    }
+  }
+
+  const aicore::config::Config& cfg_;
+  model::FluidShare gm_;
+  std::vector<Core> cores_;
+  std::map<model::FluidShare::FlowId, std::pair<Core*, PipeState*>> flows_;
+};
+
+}  // namespace
+
+std::vector<std::vector<Timing>> schedule(const aicore::config::Config& cfg,
+                                          const std::vector<std::vector<Instruction>>& cores,
+                                          uint64_t max_cycles) {
+  Machine m(cfg, cores);
+  m.run(max_cycles);
+  return m.result();
+}
+
+}  // namespace ref
