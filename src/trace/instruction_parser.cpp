@@ -170,19 +170,20 @@ std::vector<Field<isa::DataCopy>> fields_of() {
 template <>
 std::vector<Field<isa::DataCopyNd2Nz>> fields_of() {
   using T = isa::DataCopyNd2Nz;
-  return {req<T, &T::dst>("dst", "destination in L1, byte offset", in(kL1)),
-          req<T, &T::src>("src", "source ND matrix in GM, optionally +byte offset", in(kGM)),
-          opt<T, &T::dtype>("dtype", "element type (sets the element size)"),
-          opt<T, &T::ndNum>("ndNum", "number of matrices"),
-          req<T, &T::nValue>("nValue", "rows per matrix"),
-          req<T, &T::dValue>("dValue", "elements per row"),
-          opt<T, &T::srcNdMatrixStride>("srcNdMatrixStride", "source distance between matrices, in elements"),
-          req<T, &T::srcDValue>("srcDValue", "source distance between rows, in elements"),
-          req<T, &T::dstNzC0Stride>("dstNzC0Stride",
-                                    "destination distance between 32-byte column blocks, in 32-byte units"),
-          opt<T, &T::dstNzNStride>("dstNzNStride", "destination distance between rows, in 32-byte units"),
-          opt<T, &T::dstNzMatrixStride>("dstNzMatrixStride",
-                                        "destination distance between matrices, in elements")};
+  return {
+      req<T, &T::dst>("dst", "destination in L1, byte offset", in(kL1)),
+      req<T, &T::src>("src", "source ND matrix in GM, optionally +byte offset", in(kGM)),
+      opt<T, &T::dtype>("dtype", "element type (sets the element size)"),
+      opt<T, &T::ndNum>("ndNum", "number of matrices"),
+      req<T, &T::nValue>("nValue", "rows per matrix"),
+      req<T, &T::dValue>("dValue", "elements per row"),
+      opt<T, &T::srcNdMatrixStride>("srcNdMatrixStride", "source distance between matrices, in elements"),
+      req<T, &T::srcDValue>("srcDValue", "source distance between rows, in elements"),
+      req<T, &T::dstNzC0Stride>("dstNzC0Stride",
+                                "destination distance between 32-byte column blocks, in 32-byte units"),
+      opt<T, &T::dstNzNStride>("dstNzNStride", "destination distance between rows, in 32-byte units"),
+      opt<T, &T::dstNzMatrixStride>(
+          "dstNzMatrixStride", "destination distance between matrices, in elements (not 0 when ndNum > 1)")};
 }
 
 template <>
@@ -195,9 +196,10 @@ std::vector<Field<isa::LoadData>> fields_of() {
           req<T, &T::repeatTimes>("repeatTimes", "fractals to move (0 = nothing)"),
           opt<T, &T::srcStride>("srcStride", "source fractals between repeats (0 = the same fractal)"),
           opt<T, &T::dstGap>("dstGap", "destination fractals skipped between repeats"),
-          opt<T, &T::ifTranspose>("ifTranspose", "transpose each 16 x 16 fractal (half/bf16 only)"),
-          opt<T, &T::sid>("sid", "stream id; must be 0 when it runs"),
-          opt<T, &T::addrMode>("addrMode", "address mode; only 0 is modelled")};
+          opt<T, &T::ifTranspose>("ifTranspose",
+                                  "transpose each 16 x 16 fractal; half/bf16 only (int8: fault at run time)"),
+          opt<T, &T::sid>("sid", "stream id; not 0: fault at run time"),
+          opt<T, &T::addrMode>("addrMode", "address mode; not 0: unsupported-mode fault at run time")};
 }
 
 template <>
@@ -221,11 +223,12 @@ std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
   return {req<T, &T::dst>("dst", "C in L0C (Nz), byte offset", in(kL0C)),
           req<T, &T::fm>("fm", "A (feature map) in L0A (Zz), byte offset", in(kL0A)),
           req<T, &T::filter>("filter", "B (weights) in L0B (Zn), byte offset", in(kL0B)),
-          req<T, &T::m>("m", "rows of A and C"),
-          req<T, &T::n>("n", "columns of B and C"),
+          req<T, &T::m>("m", "rows of A and C; at most 4095 (else fault at run time)"),
+          req<T, &T::n>("n", "columns of B and C; at most 4095 (else fault at run time)"),
           req<T, &T::k>("k", k_meaning),
           opt<T, &T::cmatrixInitVal>("cmatrixInitVal", "1: C = A x B; 0: C += A x B"),
-          opt<T, &T::cmatrixSource>("cmatrixSource", "1: initial C from the bias table (not modelled)"),
+          opt<T, &T::cmatrixSource>("cmatrixSource",
+                                    "1: initial C from the bias table; not modelled (fault at run time)"),
           opt<T, &T::isBias>("isBias", "1: accumulate into C (older spelling of cmatrixInitVal=0)"),
           opt<T, &T::unitFlag>("unitFlag", "Mmad/Fixpipe fine-grained sync; accepted, not modelled")};
 }
@@ -233,7 +236,7 @@ std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
 template <>
 std::vector<Field<isa::Mmad>> fields_of() {
   using T = isa::Mmad;
-  auto f = mmad_common_fields<T>("reduction length (columns of A, rows of B)");
+  auto f = mmad_common_fields<T>("reduction length (columns of A, rows of B); at most 4095");
   const auto after_k = f.begin() + 6;  // where the writer puts it
   f.insert(after_k, opt<T, &T::dtype>("dtype", "input type: int8 -> int32 cells, half/bf16 -> float cells",
                                       dtypes(kInputTypes)));
@@ -242,23 +245,27 @@ std::vector<Field<isa::Mmad>> fields_of() {
 
 template <>
 std::vector<Field<isa::MmadWithSparse>> fields_of() {
-  return mmad_common_fields<isa::MmadWithSparse>("the original (sparse) K; B' holds K/2 rows");
+  return mmad_common_fields<isa::MmadWithSparse>(
+      "the original K (B' holds K/2 rows); a multiple of 4, at most 4095");
 }
 
 template <>
 std::vector<Field<isa::Fixpipe>> fields_of() {
   using T = isa::Fixpipe;
-  return {req<T, &T::dst>("dst", "destination tensor in GM, optionally +byte offset", in(kGM)),
-          req<T, &T::src>("src", "C in L0C (Nz), byte offset", in(kL0C)),
-          opt<T, &T::dtype>("dtype", "L0C cell type, copied as is", dtypes(kCellTypes)),
-          req<T, &T::nSize>("nSize", "columns to write (a multiple of 16)"),
-          req<T, &T::mSize>("mSize", "rows to write"),
-          req<T, &T::srcStride>("srcStride", "L0C rows per 16-column block (ceil16(M) for a whole C)"),
-          req<T, &T::dstStride>("dstStride", "elements per destination row"),
-          opt<T, &T::ndNum>("ndNum", "number of matrices"),
-          opt<T, &T::srcNdStride>("srcNdStride", "source distance between matrices, in 1024-byte fractals"),
-          opt<T, &T::dstNdStride>("dstNdStride", "destination distance between matrices, in elements"),
-          opt<T, &T::reluEn>("reluEn", "1: negative values are written as 0")};
+  return {
+      req<T, &T::dst>("dst", "destination tensor in GM, optionally +byte offset", in(kGM)),
+      req<T, &T::src>("src", "C in L0C (Nz), byte offset", in(kL0C)),
+      opt<T, &T::dtype>("dtype", "L0C cell type, copied as is", dtypes(kCellTypes)),
+      req<T, &T::nSize>("nSize", "columns to write; a multiple of 16 (else fault at run time)"),
+      req<T, &T::mSize>("mSize", "rows to write"),
+      req<T, &T::srcStride>("srcStride", "L0C rows per 16-column block (ceil16(M) for a whole C)"),
+      req<T, &T::dstStride>("dstStride", "elements per destination row"),
+      opt<T, &T::ndNum>("ndNum", "number of matrices"),
+      opt<T, &T::srcNdStride>(
+          "srcNdStride", "source distance between matrices, in 1024-byte fractals (1..512 when ndNum > 1)"),
+      opt<T, &T::dstNdStride>("dstNdStride",
+                              "destination distance between matrices, in elements (not 0 when ndNum > 1)"),
+      opt<T, &T::reluEn>("reluEn", "1: negative values are written as 0")};
 }
 
 template <>

@@ -1,0 +1,56 @@
+// docs/trace-format.md's instruction tables, from the parser's own description.
+#include <cctype>
+#include <sstream>
+
+#include "aicore/trace/instruction_info.hpp"
+#include "docgen.hpp"
+
+namespace aicore::docgen {
+namespace {
+
+// Table cells: a '|' would end the cell.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string code(const std::string& s) {
+  return "`" + s + "`";
+}
+
+}  // namespace
+
+std::string instruction_summary() {
+  std::ostringstream out;
+  out << "| mnemonic | pipe | what it does | required keys |\n|---|---|---|---|\n";
+  for (const auto& in : trace::instruction_info()) {
+    std::string required;
+    for (const auto& f : in.fields)
+      if (f.required) required += (required.empty() ? "" : ", ") + code(f.key);
+    std::string anchor = in.mnemonic;  // GitHub's heading anchors are lower case
+    for (char& c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out << "| [" << code(in.mnemonic) << "](#" << anchor << ") | " << cell(in.pipe) << " | "
+        << cell(in.summary) << " | " << required << " |\n";
+  }
+  return out.str();
+}
+
+std::string instruction_fields() {
+  std::ostringstream out;
+  bool first = true;
+  for (const auto& in : trace::instruction_info()) {
+    out << (first ? "" : "\n") << "### " << in.mnemonic << "\n\n"
+        << in.summary << ". Pipe: " << in.pipe << ".\n\n"
+        << "| key | type | default | accepts | meaning |\n|---|---|---|---|---|\n";
+    first = false;
+    for (const auto& f : in.fields) {
+      const std::string dflt = f.required ? "**required**" : code(f.default_value);
+      out << "| " << code(f.key) << " | " << f.type << " | " << dflt << " | " << cell(f.accepts) << " | "
+          << cell(f.meaning) << " |\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace aicore::docgen
