@@ -101,7 +101,7 @@ void check_cross_fields(const RawConfig& raw, const Config& c) {
     throw InputError(blame(raw, "buffers.l1_bytes", "buffers.l1_banks").loc,
                      "buffers.l1_bytes (" + std::to_string(b.l1_bytes) +
                          ") must be a multiple of buffers.l1_banks (" + std::to_string(b.l1_banks) + ")");
-  // LoadDataWithSparse puts the index of the L0B fractal at address a at a / 4 (isa.md §4).
+  // LoadDataWithSparse puts the index of the L0B fractal at address a at a / 4 (docs/semantics.md §4).
   if (b.sparse_index_bytes * 4 < b.l0b_bytes)
     throw InputError(blame(raw, "buffers.sparse_index_bytes", "buffers.l0b_bytes").loc,
                      "buffers.sparse_index_bytes (" + std::to_string(b.sparse_index_bytes) +

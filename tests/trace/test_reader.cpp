@@ -83,7 +83,7 @@ class GeneratedBuf : public std::streambuf {
 
 }  // namespace
 
-TEST_CASE("the seed example of trace-format.md parses to the exact statements", "[reader][seed]") {
+TEST_CASE("the seed example parses to the exact statements", "[reader][seed]") {
   const std::string dir = trace_test::data_dir();
   const std::string path = dir + "/seed.trace";
   Reader r(path);

@@ -39,6 +39,8 @@ std::vector<std::string> block_names(const std::string& doc);
 // Block bodies (markdown, ending in a newline).
 std::string instruction_summary();
 std::string instruction_fields();
+std::string operand_spaces();  // the memory names an operand may use
+std::string event_pairs();     // the legal SetFlag/WaitFlag pairs (isa::is_legal_event)
 struct Preset {
   std::string name;       // "atlas-a2"
   PresetText text;        // the file as written: sources

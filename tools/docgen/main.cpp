@@ -1,5 +1,6 @@
 // aicore-docs: writes or checks the generated blocks of the user documentation.
-//   aicore-docs --write [ROOT]   rewrite docs/trace-format.md and docs/configuration.md in place
+//   aicore-docs --write [ROOT]   rewrite the blocks of docs/trace-format.md, docs/semantics.md and
+//                                docs/configuration.md in place
 //   aicore-docs --check [ROOT]   exit 1 naming every stale block (CTest docs.generated_fresh)
 // ROOT is the repository (default: the source tree it was built from). scripts/gen-docs.sh
 // builds this tool and runs --write.
@@ -52,8 +53,10 @@ std::vector<docgen::Preset> presets(const fs::path& root) {
 std::vector<Doc> docs(const fs::path& root) {
   const auto configs = std::make_shared<std::vector<docgen::Preset>>(presets(root));
   return {{"docs/trace-format.md",
-           {{"instruction-summary", docgen::instruction_summary},
+           {{"operand-spaces", docgen::operand_spaces},
+            {"instruction-summary", docgen::instruction_summary},
             {"instruction-fields", docgen::instruction_fields}}},
+          {"docs/semantics.md", {{"event-pairs", docgen::event_pairs}}},
           {"docs/configuration.md",
            {{"config-keys", [configs] { return docgen::config_keys(*configs); }},
             {"config-caps", docgen::config_caps}}}};

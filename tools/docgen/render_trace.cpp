@@ -2,6 +2,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "aicore/isa/instructions.hpp"
 #include "aicore/trace/instruction_info.hpp"
 #include "docgen.hpp"
 
@@ -49,6 +50,35 @@ std::string instruction_fields() {
       out << "| " << code(f.key) << " | " << f.type << " | " << dflt << " | " << cell(f.accepts) << " | "
           << cell(f.meaning) << " |\n";
     }
+  }
+  return out.str();
+}
+
+std::string operand_spaces() {
+  std::ostringstream out;
+  out << "| memory | names in a trace | example |\n|---|---|---|\n";
+  for (const isa::Space s : {isa::Space::L1, isa::Space::L0A, isa::Space::L0B, isa::Space::L0C}) {
+    std::string names;
+    for (const std::string& n : trace::space_aliases(s)) names += (names.empty() ? "" : ", ") + code(n);
+    out << "| " << isa::to_string(s) << " | " << names << " | "
+        << code(trace::space_aliases(s).back() + ":0x400") << " |\n";
+  }
+  out << "| GM | the name of a `.gm` tensor, optionally `+OFFSET` | `c`, `c+256`, `c+0x100` |\n";
+  return out.str();
+}
+
+std::string event_pairs() {
+  const isa::Pipe pipes[] = {isa::Pipe::S, isa::Pipe::MTE2, isa::Pipe::MTE1,
+                             isa::Pipe::M, isa::Pipe::FIX,  isa::Pipe::MTE3};
+  std::ostringstream out;
+  out << "| SRC (runs SetFlag) | legal DST (runs WaitFlag) |\n|---|---|\n";
+  for (const isa::Pipe src : pipes) {
+    std::string dsts;
+    for (const isa::Pipe dst : pipes)
+      if (isa::is_legal_event({src, dst}))
+        dsts +=
+            (dsts.empty() ? "" : ", ") + code(std::string(isa::to_string(src)) + "_" + isa::to_string(dst));
+    out << "| " << isa::to_string(src) << " | " << (dsts.empty() ? "none" : dsts) << " |\n";
   }
   return out.str();
 }
