@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${AICORE_BUILD_DIR:-build/release}
-[ -f "$B/build.ninja" ] || cmake --preset release >/dev/null
+[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$B" --target aicore-docs >/dev/null
 "$B/aicore-docs" --write .

@@ -236,7 +236,8 @@ std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
 template <>
 std::vector<Field<isa::Mmad>> fields_of() {
   using T = isa::Mmad;
-  auto f = mmad_common_fields<T>("reduction length (columns of A, rows of B); at most 4095");
+  auto f = mmad_common_fields<T>(
+      "reduction length (columns of A, rows of B); at most 4095 (else fault at run time)");
   const auto after_k = f.begin() + 6;  // where the writer puts it
   f.insert(after_k, opt<T, &T::dtype>("dtype", "input type: int8 -> int32 cells, half/bf16 -> float cells",
                                       dtypes(kInputTypes)));
@@ -246,7 +247,7 @@ std::vector<Field<isa::Mmad>> fields_of() {
 template <>
 std::vector<Field<isa::MmadWithSparse>> fields_of() {
   return mmad_common_fields<isa::MmadWithSparse>(
-      "the original K (B' holds K/2 rows); a multiple of 4, at most 4095");
+      "the original K (B' holds K/2 rows); a multiple of 4, at most 4095 (else fault at run time)");
 }
 
 template <>
@@ -271,14 +272,18 @@ std::vector<Field<isa::Fixpipe>> fields_of() {
 template <>
 std::vector<Field<isa::SetFlag>> fields_of() {
   using T = isa::SetFlag;
-  return {req<T, &T::event>("event", "SRC_DST: the pipe that sets and the pipe that waits"),
+  return {req<T, &T::event>(
+              "event",
+              "SRC_DST: the pipe that sets and the pipe that waits; an illegal pair is a fault at run time"),
           req<T, &T::id>("id", "flag id", at_most(isa::kEventIds - 1))};
 }
 
 template <>
 std::vector<Field<isa::WaitFlag>> fields_of() {
   using T = isa::WaitFlag;
-  return {req<T, &T::event>("event", "SRC_DST: the pipe that sets and the pipe that waits"),
+  return {req<T, &T::event>(
+              "event",
+              "SRC_DST: the pipe that sets and the pipe that waits; an illegal pair is a fault at run time"),
           req<T, &T::id>("id", "flag id", at_most(isa::kEventIds - 1))};
 }
 

@@ -16,6 +16,11 @@ std::string cell(const std::string& s) {
   return out;
 }
 
+std::string sentence(std::string s) {
+  if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  return s;
+}
+
 std::string code(const std::string& s) {
   return "`" + s + "`";
 }
@@ -42,7 +47,7 @@ std::string instruction_fields() {
   bool first = true;
   for (const auto& in : trace::instruction_info()) {
     out << (first ? "" : "\n") << "### " << in.mnemonic << "\n\n"
-        << in.summary << ". Pipe: " << in.pipe << ".\n\n"
+        << sentence(in.summary) << ". Pipe: " << in.pipe << ".\n\n"
         << "| key | type | default | accepts | meaning |\n|---|---|---|---|---|\n";
     first = false;
     for (const auto& f : in.fields) {
