@@ -10,6 +10,7 @@
 #include "values.hpp"
 
 namespace aicore::trace::detail {
+
 // The type part of a field's description, from its struct member.
 struct TypeInfo {
   const char* type;
