@@ -33,7 +33,7 @@ std::vector<int8_t> random_4to2(uint32_t K, uint32_t N, std::mt19937& rng) {
   return b;
 }
 
-// A (M x K row-major) -> Zz fractals of 16 x 32 int8 (isa.md section 2), padding zero.
+// A (M x K row-major) -> Zz fractals of 16 x 32 int8 (docs/semantics.md §2), padding zero.
 void pack_zz(const int8_t* a, uint32_t M, uint32_t K, uint8_t* out) {
   const uint32_t k1n = (K + 31) / 32;
   for (uint32_t m = 0; m < M; ++m)

@@ -1,4 +1,4 @@
-// One Cube instruction ready to run: L0A/L0B/index/L0C storage at the isa.md sizes, random
+// One Cube instruction ready to run: L0A/L0B/index/L0C storage at the docs/semantics.md §1 sizes, random
 // operands already in their fractal layouts, and the GEMM oneDNN should run for comparison.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The aicore-sim subcommands. Each returns the process exit status (trace-format.md):
+// The aicore-sim subcommands. Each returns the process exit status (docs/cli.md):
 // 0 success, 1 .expect mismatch, 2 bad input, 3 fault while simulating.
 #pragma once
 #include <iosfwd>

@@ -29,7 +29,7 @@ std::vector<Param> make_table() {
        "aggregate GM bandwidth shared by all cores (each is also capped by its own port)",
        AICORE_FIELD(chip.gm_bytes_per_cycle), kMinRate, kMaxRate, 0},
 
-      // Multiples: the smallest unit the ISA moves into each buffer (isa.md §1/§2).
+      // Multiples: the smallest unit the ISA moves into each buffer (docs/semantics.md §1/§2).
       {"buffers.l1_bytes", "bytes", "L1 size (A1/B1)", AICORE_FIELD(buffers.l1_bytes), 32, kMaxBuffer, 32},
       {"buffers.l1_banks", "banks", "L1 bank count (bank = l1_bytes / l1_banks)",
        AICORE_FIELD(buffers.l1_banks), 1, 1024, 0},
@@ -42,7 +42,7 @@ std::vector<Param> make_table() {
        1024},
       {"buffers.sparse_index_bytes", "bytes", "sparse index buffer size (at least l0b_bytes / 4)",
        AICORE_FIELD(buffers.sparse_index_bytes), 128, kMaxBuffer, 128},
-      // 64 GiB = the HBM of one die (isa.md §1): more can never be real.
+      // 64 GiB = the HBM of one die (docs/sources.md [chip]): more can never be real.
       {"buffers.gm_max_bytes", "bytes", "largest total of .gm declarations accepted",
        AICORE_FIELD(buffers.gm_max_bytes), 1, 64 * kGiB, 0},
 
@@ -80,7 +80,7 @@ std::vector<Param> make_table() {
       {"mte1.sparse.latency_cycles", "cycles", "LoadDataWithSparse latency",
        AICORE_FIELD(mte1.sparse.latency_cycles), 0, kMaxCycles, 0},
 
-      // K per cycle above 4096 is meaningless: Mmad k is at most 4095 (isa.md §5).
+      // K per cycle above 4096 is meaningless: Mmad k is at most 4095 (docs/semantics.md §6).
       {"cube.int8_k_per_cycle", "elements/cycle", "int8 K elements per fractal-cycle",
        AICORE_FIELD(cube.int8_k_per_cycle), 1, 4096, 0},
       {"cube.b16_k_per_cycle", "elements/cycle", "half/bf16 K elements per fractal-cycle",

@@ -1,4 +1,4 @@
-// Internal: the raw layer of the loader (design.md layer 3). A file and the --set strings become
+// Internal: the raw layer of the loader. A file and the --set strings become
 // a RawConfig (key -> text + where it came from) without interpreting any value; resolve() then
 // turns it into a typed, validated Config in one place. yaml-cpp stays inside raw.cpp.
 #pragma once

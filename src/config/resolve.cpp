@@ -106,7 +106,7 @@ void check_cross_fields(const RawConfig& raw, const Config& c) {
                      "buffers.l0c_bytes (" + std::to_string(b.l0c_bytes) + ") must be a multiple of " +
                          "buffers.l0c_banks (" + std::to_string(b.l0c_banks) +
                          ") x 1024: a bank holds whole 16 x 16 result fractals");
-  // LoadDataWithSparse puts the index of the L0B fractal at address a at a / 4 (isa.md §4).
+  // LoadDataWithSparse puts the index of the L0B fractal at address a at a / 4 (docs/semantics.md §4).
   if (b.sparse_index_bytes * 4 < b.l0b_bytes)
     throw InputError(blame(raw, "buffers.sparse_index_bytes", "buffers.l0b_bytes").loc,
                      "buffers.sparse_index_bytes (" + std::to_string(b.sparse_index_bytes) +

@@ -17,7 +17,7 @@ const char* densify_usage() {
          "[--strict]\n"
          "  INPUT is the original sparse B, K x N int8: a .npy, or raw row-major bytes (then --k and --n).\n"
          "  --b-out     dense B' (K/2 x N) in Zn fractals, raw, zero padded to whole 512 B fractals\n"
-         "  --idx-out   2-bit indexes, 128 B per B' fractal (isa.md section 5)\n"
+         "  --idx-out   2-bit indexes, 128 B per B' fractal (docs/semantics.md §5)\n"
          "  --kept-out  K x N int8 .npy of what the Cube effectively multiplies (dropped values zeroed)\n"
          "  --strict    refuse input with 3-4 non-zeros in a group (exit 2) instead of dropping values\n";
 }

@@ -91,7 +91,7 @@ bool is_legal_event(EventPair e) {
   struct Pair {
     P s, d;
   };
-  // isa.md section 8: Cube-core pairs plus the scalar and MTE3 pairs.
+  // docs/semantics.md §8 (from [sync] in docs/sources.md): Cube-core pairs plus the scalar and MTE3 pairs.
   static constexpr Pair kLegal[] = {
       {P::M, P::MTE1},    {P::M, P::MTE2},    {P::M, P::FIX},  {P::MTE1, P::M},    {P::MTE1, P::MTE2},
       {P::MTE1, P::MTE3}, {P::MTE1, P::FIX},  {P::MTE2, P::M}, {P::MTE2, P::MTE1}, {P::MTE2, P::MTE3},

@@ -1,4 +1,4 @@
-// Private to the trace reader: the v1 instruction table (trace-format.md) and its parser.
+// Private to the trace reader: the v1 instruction table (docs/trace-format.md) and its parser.
 #pragma once
 #include <string>
 #include <string_view>

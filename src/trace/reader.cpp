@@ -17,7 +17,7 @@ using detail::Token;
 
 namespace {
 
-// GM is 64 GiB per die (isa.md section 1): no tensor can be larger.
+// GM is 64 GiB per die (docs/sources.md [chip]): no tensor can be larger.
 constexpr uint64_t kMaxTensorBytes = uint64_t{64} << 30;
 
 const std::vector<std::string>& directive_names() {

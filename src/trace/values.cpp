@@ -28,24 +28,40 @@ const std::vector<std::string>& space_names() {
   return names;
 }
 
-std::string describe(SpaceMask mask) {
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+
+constexpr isa::DType kDTypes[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Int32,
+                                  isa::DType::Float};
+
+}  // namespace
+
+std::string describe_spaces(SpaceMask mask) {
   std::string out;
-  const auto add = [&](SpaceMask b, const char* text) {
-    if (!(mask & b)) return;
+  for (const Space s : {Space::GM, Space::L1, Space::L0A, Space::L0B, Space::L0C}) {
+    if (!(mask & bit(s))) continue;
     if (!out.empty()) out += " or ";
-    out += text;
-  };
-  add(kGM, "GM (a .gm tensor)");
-  add(kL1, "L1 (L1/A1/B1)");
-  add(kL0A, "L0A (L0A/A2)");
-  add(kL0B, "L0B (L0B/B2)");
-  add(kL0C, "L0C (L0C/CO1)");
+    out += isa::to_string(s);
+    if (s == Space::GM) {
+      out += " (a .gm tensor)";
+      continue;
+    }
+    std::string names;
+    for (const auto& n : kSpaceNames)
+      if (n.space == s) names += (names.empty() ? "" : "/") + std::string(n.name);
+    out += " (" + names + ")";
+  }
   return out;
 }
 
-constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
-
-}  // namespace
+std::string describe_dtypes(DTypeMask mask) {
+  std::vector<const char*> names;
+  for (const isa::DType t : kDTypes)
+    if (mask & bit(t)) names.push_back(isa::to_string(t));
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
 
 isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
   const LineContext& ctx = env.ctx;
@@ -53,7 +69,7 @@ isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
   const std::string key(kv.key);
   const auto wrong_space = [&](const std::string& got) {
     ctx.fail(kv.key_column,
-             key + " of " + env.mnemonic + " must be in " + describe(allowed) + ", got " + got);
+             key + " of " + env.mnemonic + " must be in " + describe_spaces(allowed) + ", got " + got);
   };
   isa::Addr a;
   const size_t colon = v.find(':');
@@ -128,9 +144,14 @@ isa::EventPair parse_event(const KeyValue& kv, const Env& env) {
   return e;
 }
 
-void parse_barrier_pipe(isa::PipeBarrier& b, const KeyValue& kv, const Env& env, SpaceMask) {
+const std::vector<std::string>& barrier_pipe_names() {
   static const std::vector<std::string> names = {"PIPE_S", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
                                                  "PIPE_M", "PIPE_FIX",  "PIPE_ALL"};
+  return names;
+}
+
+void parse_barrier_pipe(isa::PipeBarrier& b, const KeyValue& kv, const Env& env, const FieldSpec&) {
+  const std::vector<std::string>& names = barrier_pipe_names();
   const std::string v(kv.value);
   if (v == "PIPE_ALL") {
     b.pipe = isa::Pipe::S;
@@ -151,11 +172,25 @@ void parse_barrier_pipe(isa::PipeBarrier& b, const KeyValue& kv, const Env& env,
                    "; expected PIPE_MTE2, PIPE_MTE1, PIPE_M, PIPE_FIX, PIPE_MTE3, PIPE_S or PIPE_ALL" + hint);
 }
 
-isa::DType parse_dtype(const KeyValue& kv, const LineContext& ctx) {
-  static const std::vector<std::string> names = {"int8", "half", "bf16", "int32", "float"};
-  if (const auto t = isa::dtype_from_string(std::string(kv.value))) return *t;
-  ctx.fail(kv.value_column, "unknown dtype " + quote(kv.value) + " for " + std::string(kv.key) +
-                                "; expected int8, half, bf16, int32 or float" + suggestion(kv.value, names));
+isa::DType parse_dtype(const KeyValue& kv, DTypeMask allowed, const Env& env) {
+  std::vector<std::string> names;
+  for (const isa::DType t : kDTypes)
+    if (allowed & bit(t)) names.emplace_back(isa::to_string(t));
+  const auto t = isa::dtype_from_string(std::string(kv.value));
+  if (!t)
+    env.ctx.fail(kv.value_column, "unknown dtype " + quote(kv.value) + " for " + std::string(kv.key) +
+                                      "; expected " + describe_dtypes(allowed) + suggestion(kv.value, names));
+  if (!(allowed & bit(*t)))
+    env.ctx.fail(kv.value_column, std::string(env.mnemonic) + " " + std::string(kv.key) + " must be " +
+                                      describe_dtypes(allowed) + ", not " + quote(kv.value));
+  return *t;
+}
+
+std::vector<std::string> aliases_of(isa::Space s) {
+  std::vector<std::string> out;
+  for (const auto& n : kSpaceNames)
+    if (n.space == s) out.emplace_back(n.name);
+  return out;
 }
 
 }  // namespace aicore::trace::detail

@@ -118,7 +118,7 @@ struct Formatter {
   }
   void operator()(const isa::LoadDataWithSparse& o) const {
     // The unused struct fields are written only when set, so an illegal op stays visible
-    // in the trace (the simulator then reports it) instead of being silently cleaned.
+    // in the trace (the reader then rejects the line) instead of being silently cleaned.
     Line l = line("LoadDataWithSparse");
     l.kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx);
     load_tail(l, o);

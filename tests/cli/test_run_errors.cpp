@@ -38,6 +38,39 @@ TEST_CASE("trace parse errors exit 2 with file:line:column and the nearest mnemo
   CHECK(harness::stats(d)["status"] == "input_error");
 }
 
+TEST_CASE("field values the parser refuses exit 2 at the value, before anything runs", "[cli][errors]") {
+  struct Case {
+    const char* trace;
+    const char* where;  // line:column of the value
+    const char* message;
+  };
+  const Case cases[] = {
+      {"SetFlag event=MTE2_MTE1 id=8\n", "1:28: error: ", "out of range for u8 field id (0..7)"},
+      {"SetFlag event=MTE2_MTE1 id=0\nWaitFlag event=MTE2_MTE1 id=9\n",
+       "2:29: error: ", "value '9' out of range for u8 field id (0..7)"},
+      {".gm w size=1024\nDataCopy dst=L1:0 src=w blockLen=32\n"
+       "LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L1:512 repeatTimes=1 srcStride=1\n",
+       "3:74: error: ", "srcStride is unused by LoadDataWithSparse and must be 0, got '1'"},
+      {"LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L1:512 repeatTimes=1 addrMode=2\n",
+       "1:73: error: ", "addrMode is unused by LoadDataWithSparse and must be 0, got '2'"},
+  };
+  for (const auto& c : cases) {
+    TempDir d;
+    const auto r = harness::run_trace(d, c.trace);
+    INFO(c.trace << "\n" << r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::StartsWith(d.file("t.trace") + ":" + c.where) && Contains(c.message));
+    CHECK(harness::stats(d)["status"] == "input_error");
+  }
+  // Zero is what the seed example writes, and runs.
+  TempDir d;
+  const auto r = harness::run_trace(
+      d,
+      "LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L1:512 repeatTimes=1 srcStride=0 dstGap=0 "
+      "ifTranspose=0 sid=0 addrMode=0\nSetFlag event=MTE1_M id=7\nWaitFlag event=MTE1_M id=7\n");
+  CHECK(r.status == 0);
+}
+
 TEST_CASE("config errors exit 2: unknown --set key with a suggestion, unknown preset", "[cli][errors]") {
   TempDir d;
   auto r = harness::run_trace(d, "", "--set cube.head_cycle=3");

@@ -1,4 +1,4 @@
-// The presets hold the figures published in isa.md §1, §8 and §9 (asserted as literal numbers).
+// The presets hold the published figures of docs/sources.md (asserted as literal numbers).
 #include <cstdlib>
 
 #include "helpers.hpp"

@@ -1,5 +1,5 @@
 // Test harness for generated programs, independent of the timing model: a Cube core's
-// buffers (isa.md section 1) as plain vectors, executed with sem::execute, plus a flag model
+// buffers (docs/semantics.md §1) as plain vectors, executed with sem::execute, plus a flag model
 // that checks the synchronisation protocol.
 #pragma once
 #include <cstdint>

@@ -9,7 +9,7 @@
 
 using namespace aicore;
 
-TEST_CASE("random 4:2 B covers every row of the isa.md table", "[gen][data]") {
+TEST_CASE("random 4:2 B covers every row of the docs/semantics.md 4:2 table", "[gen][data]") {
   gen::Rng rng(3);
   const uint32_t K = 64, N = 16;  // 256 groups, as the seed case
   const auto b = gen::random_sparse_b(rng, K, N, 0.75);

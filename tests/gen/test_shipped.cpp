@@ -51,7 +51,7 @@ TEST_CASE("the shipped pair differs only in dense vs sparse Cube work", "[shippe
     if (const auto* m = std::get_if<isa::Mmad>(&o)) CHECK(m->k == 256);
 }
 
-TEST_CASE("the shipped seed's B covers every row of the isa.md 4:2 table", "[shipped]") {
+TEST_CASE("the shipped seed's B covers every row of the 4:2 table of docs/semantics.md", "[shipped]") {
   const auto b = trace::read_npy((kTraces / "seed_sparse_16x64x16" / "b_sparse.npy").string());
   REQUIRE(b.shape == std::vector<uint64_t>{64, 16});
   std::set<int> masks;

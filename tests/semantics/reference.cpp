@@ -12,7 +12,8 @@ Mat8 random_i8(size_t count, std::mt19937& rng) {
 }
 
 Mat8 random_sparse(uint32_t K, uint32_t N, std::mt19937& rng) {
-  // Non-zero masks over (e0 e1 e2 e3), bit i = element i; covers every isa.md table row.
+  // Non-zero masks over (e0 e1 e2 e3), bit i = element i; covers every row of the 4:2
+  // table in docs/semantics.md.
   static const int kMasks[] = {0b1100, 0b1010, 0b1001, 0b0110, 0b0101, 0b0011, 0b1000, 0b0100,
                                0b0010, 0b0001, 0b0000, 0b0111, 0b1111, 0b1011, 0b1101, 0b1110};
   std::uniform_int_distribution<int> pick(0, 15), val(-128, 127);
@@ -83,7 +84,7 @@ std::vector<uint8_t> zn(const Mat8& b, uint32_t K, uint32_t N) {
 
 int32_t nz_at(const std::vector<uint8_t>& l0c, uint64_t base, uint32_t M, uint32_t m, uint32_t n) {
   const uint32_t m1n = (M + 15) / 16;
-  // Walk fractals column block by column block, as isa.md describes Nz.
+  // Walk fractals column block by column block, as docs/semantics.md describes Nz.
   const uint64_t fractal = uint64_t{n / 16} * m1n + m / 16;
   int32_t v;
   std::memcpy(&v, l0c.data() + base + fractal * 1024 + (m % 16) * 64 + (n % 16) * 4, 4);

@@ -1,5 +1,5 @@
 // Independent test-side reference: naive matrix maths on row-major matrices and fractal
-// packers written from isa.md section 2 as nested fractal loops (deliberately not sharing
+// packers written from docs/semantics.md §2 as nested fractal loops (deliberately not sharing
 // code with src/semantics, so a wrong formula there cannot hide here).
 #pragma once
 #include <cstdint>
@@ -15,7 +15,7 @@ using Mat8 = std::vector<int8_t>;    // row-major
 using Mat32 = std::vector<int32_t>;  // row-major
 
 Mat8 random_i8(size_t count, std::mt19937& rng);
-// Random 4:2-ish sparse K x N: every group of 4 along K gets one of the isa.md table patterns,
+// Random 4:2-ish sparse K x N: every group of 4 along K gets one of the docs/semantics.md 4:2 table patterns,
 // including 3 and 4 non-zeros, a lone value in slot 3, and all-zero groups.
 Mat8 random_sparse(uint32_t K, uint32_t N, std::mt19937& rng);
 // B with only the kept entries: the first two non-zeros of each group of 4 along K.
@@ -29,7 +29,7 @@ std::vector<uint8_t> zn(const Mat8& b, uint32_t K, uint32_t N);  // L0B layout
 // Read C[m][n] (int32) from an Nz L0C image holding an M-row matrix.
 int32_t nz_at(const std::vector<uint8_t>& l0c, uint64_t base, uint32_t M, uint32_t m, uint32_t n);
 
-// Buffers of one Cube core at the isa.md section 1 sizes, plus GM tensors.
+// Buffers of one Cube core at the docs/semantics.md §1 sizes, plus GM tensors.
 struct Core {
   std::vector<uint8_t> l1 = std::vector<uint8_t>(512 * 1024), l0a = std::vector<uint8_t>(64 * 1024),
                        l0b = std::vector<uint8_t>(64 * 1024), l0c = std::vector<uint8_t>(128 * 1024),

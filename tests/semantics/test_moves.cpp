@@ -1,5 +1,5 @@
 // Data movement: DataCopy (plain, ND2NZ), LoadData 2D, Fixpipe NZ2ND — each against the
-// formulas of isa.md sections 3, 4 and 7 evaluated element by element here.
+// formulas of docs/semantics.md §3, §4 and §7 evaluated element by element here.
 #include <catch2/catch.hpp>
 #include <cstring>
 

@@ -18,7 +18,7 @@ struct TableRow {
   uint8_t i0, i1;
   int8_t v0, v1;
 };
-// isa.md section 5, with X = 5, Y = -7 and "-" filled with extra non-zeros (dropped).
+// docs/semantics.md §5, with X = 5, Y = -7 and "-" filled with extra non-zeros (dropped).
 const TableRow kTable[] = {
     {{0, 0, 5, -7}, 2, 2, 5, -7}, {{0, 5, 0, -7}, 1, 2, 5, -7}, {{5, 0, 0, -7}, 0, 2, 5, -7},
     {{0, 5, -7, 9}, 1, 1, 5, -7}, {{5, 0, -7, 9}, 0, 1, 5, -7}, {{5, -7, 9, 3}, 0, 0, 5, -7},
@@ -77,7 +77,7 @@ void check_sparse_case(uint32_t M, uint32_t K, uint32_t N, uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("densify_group follows every row of the isa.md table", "[sparse][densify]") {
+TEST_CASE("densify_group follows every row of the docs/semantics.md 4:2 table", "[sparse][densify]") {
   for (const auto& row : kTable) {
     INFO("group " << int(row.e[0]) << " " << int(row.e[1]) << " " << int(row.e[2]) << " " << int(row.e[3]));
     const sem::SparseGroup g = sem::densify_group(row.e);

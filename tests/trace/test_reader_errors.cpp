@@ -106,7 +106,7 @@ TEST_CASE("numbers: width, sign, syntax", "[errors][numbers]") {
       {"DataCopy dst=L1:0 src=a blockLen=0xfg", "0xfg", "malformed number '0xfg'"},
       {"DataCopy dst=L1:0 src=a blockLen=+3", "+3", "malformed number '+3'"},
       {"DataCopy dst=L1:0 src=a blockLen=1.5", "1.5", "malformed number '1.5'"},
-      {"SetFlag event=M_FIX id=256", "256", "out of range for u8 field id (0..255)"},
+      {"SetFlag event=M_FIX id=256", "256", "value '256' out of range for u8 field id (0..7)"},
       {"LoadData dst=L0A:0 src=L1:0 repeatTimes=1 ifTranspose=2", "2",
        "invalid boolean '2' for boolean field ifTranspose: expected 0, 1, true or false"},
       {"Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16 reluEn=True", "True",
@@ -227,11 +227,67 @@ TEST_CASE("events, pipes and dtypes", "[errors][enums]") {
   CHECK_THAT(error_of("PipeBarrier pipe=PIPE_AL"), EndsWith("did you mean 'PIPE_ALL'?"));
 
   const std::string l5 = "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=1 n=1 k=1 dtype=fp8";
-  CHECK_THAT(error_of(l5),
-             StartsWith(at(3, col(l5, "fp8"))) &&
-                 Contains("unknown dtype 'fp8' for dtype; expected int8, half, bf16, int32 or float"));
+  CHECK_THAT(error_of(l5), StartsWith(at(3, col(l5, "fp8"))) &&
+                               EndsWith("unknown dtype 'fp8' for dtype; expected int8, half or bf16"));
   CHECK_THAT(error_of("LoadData dst=L0A:0 src=L1:0 repeatTimes=1 dtype=bf61"),
              EndsWith("did you mean 'bf16'?"));
+  CHECK_THAT(error_of("DataCopyNd2Nz dst=L1:0 src=a nValue=1 dValue=1 srcDValue=1 dstNzC0Stride=1 dtype=i8"),
+             EndsWith("expected int8, half, bf16, int32 or float; did you mean 'int8'?"));
+}
+
+TEST_CASE("a dtype the instruction does not take is a parse error at the value", "[errors][enums]") {
+  struct Case {
+    std::string line, value, message;
+  };
+  const Case cases[] = {
+      {"Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 dtype=int32", "int32",
+       "Mmad dtype must be int8, half or bf16, not 'int32'"},
+      {"LoadData dst=L0A:0 src=L1:0 repeatTimes=1 dtype=float", "float",
+       "LoadData dtype must be int8, half or bf16, not 'float'"},
+      {"Fixpipe dst=c src=L0C:0 dtype=half nSize=16 mSize=16 srcStride=16 dstStride=16", "half",
+       "Fixpipe dtype must be int32 or float, not 'half'"},
+      // Aliases name the same types, so they are judged by the type they name.
+      {"Fixpipe dst=c src=L0C:0 dtype=fp16 nSize=16 mSize=16 srcStride=16 dstStride=16", "fp16",
+       "Fixpipe dtype must be int32 or float, not 'fp16'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.line);
+    CHECK_THAT(error_of(c.line), StartsWith(at(3, col(c.line, "=" + c.value) + 1)) && EndsWith(c.message));
+  }
+}
+
+TEST_CASE("SetFlag/WaitFlag ids outside 0..7 are parse errors at the value", "[errors][sync]") {
+  const char* lines[] = {"SetFlag event=MTE2_MTE1 id=8", "WaitFlag event=MTE2_MTE1 id=8",
+                         "SetFlag id=0x8 event=M_FIX", "WaitFlag event=FIX_M id=255"};
+  for (const std::string l : lines) {
+    INFO(l);
+    const std::string value = l.substr(l.find("id=") + 3, l.find(' ', l.find("id=")) - l.find("id=") - 3);
+    CHECK_THAT(error_of(l), StartsWith(at(3, col(l, "id=") + 3)) &&
+                                EndsWith("value '" + value + "' out of range for u8 field id (0..7)"));
+  }
+}
+
+TEST_CASE("LoadDataWithSparse's unused struct fields are accepted only as 0", "[errors][sparse]") {
+  const std::string head = "LoadDataWithSparse dst=L0B:0 src=L1:0 idx=L1:0x400 repeatTimes=1 ";
+  struct Case {
+    std::string field, value;
+  };
+  const Case cases[] = {{"srcStride", "1"},      {"dstGap", "0x10"}, {"ifTranspose", "1"},
+                        {"ifTranspose", "true"}, {"sid", "1"},       {"addrMode", "255"}};
+  for (const auto& c : cases) {
+    const std::string l = head + c.field + "=" + c.value;
+    INFO(l);
+    CHECK_THAT(
+        error_of(l),
+        StartsWith(at(3, col(l, c.field + "=") + static_cast<uint32_t>(c.field.size()) + 1)) &&
+            EndsWith(c.field + " is unused by LoadDataWithSparse and must be 0, got '" + c.value + "'"));
+  }
+  // The value is still checked against its type first.
+  const std::string l = head + "srcStride=65536";
+  CHECK_THAT(error_of(l), Contains("out of range for u16 field srcStride (0..65535)"));
+  CHECK_THAT(error_of(head + "ifTranspose=2"), Contains("invalid boolean '2' for boolean field ifTranspose"));
+  // LoadData uses the same keys: there they are fields like any other.
+  CHECK(error_of("LoadData dst=L0A:0 src=L1:0 repeatTimes=1 srcStride=1 dstGap=1") == "<no error>");
 }
 
 TEST_CASE("directive errors", "[errors][directives]") {

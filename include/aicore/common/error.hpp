@@ -1,5 +1,5 @@
 // Error types shared by every layer. Each maps to one exit status of the CLI
-// (trace-format.md): InputError -> 2, Fault -> 3. Nothing in the project aborts.
+// (docs/cli.md): InputError -> 2, Fault -> 3. Nothing in the project aborts.
 #pragma once
 #include <cstdint>
 #include <stdexcept>

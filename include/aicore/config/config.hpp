@@ -1,4 +1,4 @@
-// Resolved, typed, validated simulator configuration (design.md layer 3). Produced once by
+// Resolved, typed, validated simulator configuration. Produced once by
 // config::load() from a preset or YAML file plus --set overrides; the model's constructors take
 // these structs and never see YAML. All timing numbers live here (and in configs/*.yaml).
 #pragma once

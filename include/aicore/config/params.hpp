@@ -1,4 +1,4 @@
-// The one table of configuration parameters (design.md layer 3, after Ramulator 2.0's declared
+// The one table of configuration parameters (after Ramulator 2.0's declared
 // parameters): key path, unit, description, where the value lives in Config, and its legal range.
 // Parsing, --set, completeness checking, to_yaml and to_json all walk this table, so adding a
 // field to Config means adding exactly one row here.

@@ -14,7 +14,7 @@
 
 namespace aicore::gen {
 
-// Buffer sizes of one Cube core (isa.md section 1).
+// Buffer sizes of one Cube core (docs/semantics.md §1).
 constexpr uint64_t kL1Bytes = 512 * 1024, kL0ABytes = 64 * 1024, kL0BBytes = 64 * 1024,
                    kL0CBytes = 128 * 1024;
 constexpr uint64_t kIndexBufferBytes = 16 * 1024;

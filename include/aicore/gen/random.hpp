@@ -27,7 +27,7 @@ class Rng {
 std::vector<int8_t> random_i8(Rng& rng, uint64_t count, double density = 1.0);
 
 // K x N row-major B with 4:2 structure along K. Per group of 4: two distinct positions are
-// drawn uniformly (the six two-value rows of the isa.md section 5 table), then each is
+// drawn uniformly (the six two-value rows of the docs/semantics.md §5 table), then each is
 // occupied with probability `density`, which yields the one-value rows (slot 3 included)
 // and the all-zero row. With probability `lossy` a group instead gets 3 or 4 non-zeros
 // (data the densifier must drop). K must be a multiple of 4.

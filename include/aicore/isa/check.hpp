@@ -52,7 +52,7 @@ void check(const Op& op, const Limits& limits);
 // The bounds part of check() on a footprint already computed (after check_fields).
 void check_bounds(const Footprint& fp, const Limits& limits);
 
-// Fractal geometry shared by check, semantics and the generators (isa.md section 2).
+// Fractal geometry shared by check, semantics and the generators (docs/semantics.md §2).
 constexpr uint32_t kFractalBytes = 512;       // one L0A/L0B/L1 input fractal
 constexpr uint32_t kCFractalBytes = 1024;     // one 16x16 int32/fp32 L0C fractal
 constexpr uint32_t kIndexFractalBytes = 128;  // one 4:2 index fractal

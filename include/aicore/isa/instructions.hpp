@@ -1,5 +1,5 @@
 // One record per v1 instruction, fields named and defaulted as in the Ascend C structs
-// (trace-format.md, isa.md). These are plain data: validation lives in isa/check.hpp,
+// (docs/trace-format.md, docs/semantics.md). These are plain data: validation lives in isa/check.hpp,
 // meaning in semantics/.
 #pragma once
 #include <cstdint>
@@ -47,7 +47,7 @@ struct MmadCommon {
   uint16_t m = 0, n = 0, k = 0;
   bool cmatrixInitVal = true, cmatrixSource = false, isBias = false;
   uint8_t unitFlag = 0;
-  // C is overwritten unless the instruction asks to accumulate (isa.md section 6).
+  // C is overwritten unless the instruction asks to accumulate (docs/semantics.md §6).
   bool accumulates() const { return isBias || !cmatrixInitVal; }
 };
 struct Mmad : MmadCommon {  // M pipe, dense

@@ -8,7 +8,7 @@
 namespace aicore::isa {
 
 // Execution pipes. MTE3 exists on the Vector side only; it appears here because legal
-// event pairs name it (isa.md section 8) even though no v1 instruction runs on it.
+// event pairs name it (docs/semantics.md §8) even though no v1 instruction runs on it.
 enum class Pipe : uint8_t { S, MTE2, MTE1, M, FIX, MTE3 };
 constexpr int kPipeCount = 6;
 const char* to_string(Pipe p);

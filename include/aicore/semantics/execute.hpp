@@ -1,4 +1,4 @@
-// What the hardware computes, instruction by instruction (isa.md). Every function first
+// What the hardware computes, instruction by instruction (docs/semantics.md). Every function first
 // validates the op against the attached memories (isa::check) and throws aicore::Fault on
 // a violation; after that the loops run unchecked. No SystemC, no timing.
 #pragma once

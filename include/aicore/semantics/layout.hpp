@@ -1,4 +1,4 @@
-// Fractal layouts (isa.md section 2) as byte-offset functions, plus whole-matrix packers
+// Fractal layouts (docs/semantics.md §2) as byte-offset functions, plus whole-matrix packers
 // used by the generators and tools. Matrices outside the simulator are row-major.
 #pragma once
 #include <cstdint>

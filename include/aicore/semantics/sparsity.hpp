@@ -1,4 +1,4 @@
-// 4:2 structured sparsity: densification of B and the 2-bit index encoding (isa.md section 5).
+// 4:2 structured sparsity: densification of B and the 2-bit index encoding (docs/semantics.md §5).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -13,7 +13,8 @@ struct SparseGroup {
 };
 SparseGroup densify_group(const int8_t e[4]);
 
-// A positions selected by the indexes of one group (DECISION in isa.md: sel1 = max(index0, 1 + index1)).
+// A positions selected by the indexes of one group (a decision, docs/decisions.md:
+// sel1 = max(index0, 1 + index1)).
 inline uint8_t sparse_sel0(uint8_t index0) {
   return index0;
 }

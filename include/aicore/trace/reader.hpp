@@ -1,4 +1,4 @@
-// Streaming reader of `.trace` files (trace-format.md). It reads one line at a time and keeps
+// Streaming reader of `.trace` files (docs/trace-format.md). It reads one line at a time and keeps
 // only the declared tensors, so its memory does not grow with the number of instructions.
 // Every malformed line is an InputError "file:line:column: error: ..." (exit status 2).
 #pragma once

@@ -1,4 +1,4 @@
-// What one line of a trace declares (trace-format.md): a GM tensor, an output file, an
+// What one line of a trace declares (docs/trace-format.md): a GM tensor, an output file, an
 // expected-result file, or an instruction. Plain data shared by the reader and the data-file loaders.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Text form of instructions and directives (trace-format.md v1): the inverse of the reader.
+// Text form of instructions and directives (docs/trace-format.md): the inverse of the reader.
 // Generators and tools write traces through these functions so that every trace they emit
 // parses back to the same ops (tested as a round trip).
 #pragma once

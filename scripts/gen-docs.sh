@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerates the generated blocks of docs/trace-format.md (from the trace parser's instruction
+# table) and docs/configuration.md (from the config parameter table and configs/*.yaml). Run it
+# after changing any of those; CTest's docs.generated_fresh fails until you do.
+# AICORE_BUILD_DIR picks the build directory (default build/release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${AICORE_BUILD_DIR:-build/release}
+[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$B" --target aicore-docs >/dev/null
+"$B/aicore-docs" --write .
