@@ -17,7 +17,7 @@ root=$PWD
 seconds=${1:-25}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(trace_reader config npy sim)
+((${#targets[@]})) || targets=(trace_reader config npy sim manifest)
 B=${AICORE_FUZZ_BUILD:-build/fuzz}
 jobs=${FUZZ_JOBS:-1}
 
@@ -28,7 +28,7 @@ cmake --build "$B" -j"$(nproc 2>/dev/null || echo 2)" --target "${targets[@]/#/f
 # Seeds, gathered fresh each run into $B/seeds/<target>.
 seeds=$B/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{trace_reader,config,npy,sim}
+mkdir -p "$seeds"/{trace_reader,config,npy,sim,manifest}
 for t in traces/*/*.trace tests/trace/data/*.trace fuzz/seeds/trace/*.trace; do
   [ -f "$t" ] || continue
   cp "$t" "$seeds/trace_reader/$(basename "$(dirname "$t")")_$(basename "$t")"
@@ -39,12 +39,14 @@ for c in tests/catalogue/cases/*.case; do
 done
 cp "$seeds"/trace_reader/* "$seeds/sim/"
 cp configs/*.yaml fuzz/seeds/config/* "$seeds/config/"
+cp fuzz/seeds/manifest/* traces/*/kernel.yaml "$seeds/manifest/" 2>/dev/null || true
 for n in tests/trace/data/*.npy traces/seed_*/*.npy fuzz/seeds/npy/*.npy; do
   [ -f "$n" ] && cp "$n" "$seeds/npy/$(basename "$(dirname "$n")")_$(basename "$n")"
 done
 
-declare -A max_len=([trace_reader]=8192 [config]=8192 [npy]=4096 [sim]=8192)
-declare -A dict=([trace_reader]=fuzz/trace.dict [config]=fuzz/config.dict [npy]=fuzz/npy.dict [sim]=fuzz/trace.dict)
+declare -A max_len=([trace_reader]=8192 [config]=8192 [npy]=4096 [sim]=8192 [manifest]=2048)
+declare -A dict=([trace_reader]=fuzz/trace.dict [config]=fuzz/config.dict [npy]=fuzz/npy.dict [sim]=fuzz/trace.dict
+                 [manifest]=fuzz/manifest.dict)
 failed=()
 for t in "${targets[@]}"; do
   corpus=$B/corpus/$t

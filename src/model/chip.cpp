@@ -53,18 +53,18 @@ struct Chip::Impl {
   Impl(const config::Config& c, const std::vector<InstructionSource*>& sources, bool timing_only)
       : cfg(c),
         ctx(checked_core_count(c, sources.size())),
-        gm(c.buffers.gm_max_bytes, !timing_only),
-        port("gm", ctx.core_count, c.gm.shared_bytes_per_cycle, c.chip.gm_bytes_per_cycle) {
+        gm(cfg.buffers.gm_max_bytes, !timing_only),
+        port("gm", ctx.core_count, cfg.gm.shared_bytes_per_cycle, cfg.chip.gm_bytes_per_cycle) {
     for (size_t i = 0; i < sources.size(); ++i) {
       const isa::CoreId id{static_cast<uint16_t>(i)};
-      cores.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), ctx, id, c.core(),
+      cores.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), ctx, id, cfg.core(),
                                              timing_only, *sources[i], gm, port));
       gm.add_view(&cores.back()->view());
       for (const TimeSource* t : cores.back()->time_sources()) ctx.dispatch.add_source(t);
     }
   }
 
-  const config::Config& cfg;
+  const config::Config cfg;  // a copy: the cores keep references into it
   ChipContext ctx;
   GlobalMemory gm;
   GmPort port;

@@ -1,0 +1,196 @@
+// The chip model driven by programmatic sources (model/source.hpp): no trace files. SystemC
+// elaborates one model per process; catch_discover_tests runs each TEST_CASE in its own.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "aicore/config/loader.hpp"
+#include "aicore/model/chip.hpp"
+
+using namespace aicore;
+using isa::Space;
+
+namespace {
+
+config::Config preset(const std::vector<std::string>& sets = {}) {
+  return config::load("atlas-a2", sets, config::default_configs_dir());
+}
+
+isa::Instruction at_line(isa::Op op, uint32_t line) {
+  isa::Instruction in;
+  in.op = std::move(op);
+  in.line = line;
+  in.file = intern_source_file("prog.cpp");
+  return in;
+}
+
+isa::Mmad mmad(uint64_t dst, uint16_t m, uint16_t n, uint16_t k, bool init = true) {
+  isa::Mmad op;
+  op.dst = {Space::L0C, 0, dst};
+  op.fm = {Space::L0A, 0, 0};
+  op.filter = {Space::L0B, 0, 0};
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.cmatrixInitVal = init;
+  return op;
+}
+
+isa::Fixpipe fixpipe(uint32_t tensor, uint64_t src, uint16_t m, uint16_t n) {
+  isa::Fixpipe op;
+  op.dst = {Space::GM, tensor, 0};
+  op.src = {Space::L0C, 0, src};
+  op.mSize = m;
+  op.nSize = n;
+  op.srcStride = static_cast<uint16_t>((m + 15) / 16 * 16);
+  op.dstStride = n;
+  return op;
+}
+
+isa::DataCopy copy(uint32_t tensor, uint16_t blocks) {
+  isa::DataCopy op;
+  op.dst = {Space::L1, 0, 0};
+  op.src = {Space::GM, tensor, 0};
+  op.blockLen = blocks;
+  return op;
+}
+
+model::TensorDecl tensor(const std::string& name, uint64_t bytes, const std::string& key = "",
+                         uint8_t fill = 0) {
+  model::TensorDecl d;
+  d.name = name;
+  d.bytes = bytes;
+  d.content_key = key;
+  if (!key.empty()) d.load = [bytes, fill](uint8_t* dst) { std::memset(dst, fill, bytes); };
+  d.loc = SourceLoc{name + ".src", 1, 1};
+  return d;
+}
+
+// Every record with its (core, instruction index); the instruction itself is not kept.
+struct Keyed : model::Observer {
+  std::vector<model::InstrRecord> rows;
+  std::vector<std::pair<uint16_t, uint64_t>> keys;
+  void on_instruction(const model::InstrRecord& r) override {
+    rows.push_back(r);
+    keys.emplace_back(r.core.value, r.instr->index);
+  }
+  const model::InstrRecord& of(uint16_t core, uint64_t index) const {
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (keys[i] == std::make_pair(core, index)) return rows[i];
+    FAIL("no record of core " << core << " instruction " << index);
+    return rows.front();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("chip: Fixpipe drains one L0C half while an accumulating Mmad fills the other",
+          "[model][chip][l0c]") {
+  // The trace of the model-layer issue, built in C++: Fixpipe must not wait for the later Mmads.
+  model::ProgramSource src(
+      {tensor("c", 65536)},
+      {at_line(mmad(0, 16, 16, 32), 2), at_line(isa::SetFlag{{isa::Pipe::M, isa::Pipe::FIX}, 0}, 3),
+       at_line(mmad(0x10000, 128, 128, 256), 4), at_line(mmad(0x10000, 128, 128, 256, false), 5),
+       at_line(isa::WaitFlag{{isa::Pipe::M, isa::Pipe::FIX}, 0}, 6), at_line(fixpipe(0, 0, 16, 16), 7)});
+  model::Chip chip(preset(), {&src}, true);
+  Keyed rec;
+  chip.add_observer(&rec);
+  const model::ChipSummary s = chip.run();
+  REQUIRE(s.completed);
+  const auto& fix = rec.of(0, 5);
+  CHECK(fix.start_cycle == 7);
+  CHECK(fix.busy_end == 15);         // max(256 B / 64 el, 1024 B / 128 B) = 8 cycles
+  CHECK(fix.end_cycle == 15 + 300);  // + the GM write latency
+  CHECK(fix.wait_cycles == 0);
+  CHECK(rec.of(0, 3).start_cycle == 522);  // the accumulating Mmad after the first big one
+}
+
+TEST_CASE("chip: a contended L0C bank serves requests in time order", "[model][chip][l0c]") {
+  // One bank: a Fixpipe reading it from cycle 1 for 128 cycles (8192 elements / 64) holds the
+  // read port; an accumulating Mmad (which reads L0C) asking at cycle 2 waits until 129.
+  model::ProgramSource src({tensor("c", 1 << 20)},
+                           {at_line(fixpipe(0, 0, 64, 128), 1), at_line(mmad(0x8000, 16, 16, 32, false), 2)});
+  model::Chip chip(preset({"buffers.l0c_banks=1"}), {&src}, true);
+  Keyed rec;
+  chip.add_observer(&rec);
+  REQUIRE(chip.run().completed);
+  CHECK(rec.of(0, 0).start_cycle == 0);
+  const auto& mm = rec.of(0, 1);
+  CHECK(mm.start_cycle == 128);
+  CHECK(mm.wait_cycles == 127);
+  CHECK(mm.wait_cause == model::WaitCause::Port);
+}
+
+TEST_CASE("chip: with 16 banks the same two touch different banks and overlap", "[model][chip][l0c]") {
+  model::ProgramSource src({tensor("c", 1 << 20)}, {at_line(fixpipe(0, 0, 64, 128), 1),
+                                                    at_line(mmad(0x10000, 16, 16, 32, false), 2)});
+  model::Chip chip(preset(), {&src}, true);
+  Keyed rec;
+  chip.add_observer(&rec);
+  REQUIRE(chip.run().completed);
+  CHECK(rec.of(0, 1).start_cycle == 1);
+  CHECK(rec.of(0, 1).wait_cycles == 0);
+}
+
+TEST_CASE("chip: a name two cores declare is one tensor whose sizes must agree", "[model][chip][gm]") {
+  model::ProgramSource a({tensor("x", 4096, "file-a", 7)}, {at_line(copy(0, 1), 1)});
+  model::ProgramSource b({tensor("x", 8192)}, {at_line(copy(0, 1), 1)});
+  model::Chip chip(preset(), {&a, &b}, false);
+  const model::ChipSummary s = chip.run();
+  REQUIRE(s.input_error);
+  CHECK(std::string(s.input_error->what()) ==
+        "x.src:1:1: error: .gm x: size 8192 differs from the 4096 bytes it was declared with (declared at "
+        "x.src:1:1 and at x.src:1:1); a name several cores declare is one shared tensor");
+}
+
+TEST_CASE("chip: two data files for one tensor must hold identical bytes", "[model][chip][gm]") {
+  model::ProgramSource a({tensor("x", 4096, "a.bin", 7)}, {at_line(copy(0, 1), 1)});
+  model::ProgramSource b({tensor("x", 4096, "b.bin", 8)}, {at_line(copy(0, 1), 1)});
+  model::Chip chip(preset(), {&a, &b}, false);
+  const model::ChipSummary s = chip.run();
+  REQUIRE(s.input_error);
+  CHECK(std::string(s.input_error->what()).find(".gm x: data file b.bin differs from a.bin") !=
+        std::string::npos);
+}
+
+TEST_CASE("chip: identical data under two names of file, or data given by one core only, is fine",
+          "[model][chip][gm]") {
+  model::ProgramSource a({tensor("x", 4096, "a.bin", 7), tensor("y", 64)}, {at_line(copy(0, 1), 1)});
+  model::ProgramSource b({tensor("x", 4096, "copy-of-a.bin", 7), tensor("y", 64, "y.bin", 9)},
+                         {at_line(copy(0, 1), 1)});
+  model::Chip chip(preset(), {&a, &b}, false);
+  const model::ChipSummary s = chip.run();
+  REQUIRE(s.completed);
+  REQUIRE(chip.tensors().size() == 2);
+  CHECK(a.chip_ids() == b.chip_ids());
+  CHECK(chip.tensor_data(0)[4095] == 7);
+  CHECK(chip.tensor_data(1)[0] == 9);  // core 1 gave y its data before any core ran
+}
+
+TEST_CASE("chip: more cores than chip.cores is bad input", "[model][chip]") {
+  model::ProgramSource a({}, {}), b({}, {});
+  try {
+    model::Chip chip(preset({"chip.cores=1"}), {&a, &b}, true);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("the kernel uses 2 cores but chip.cores = 1") != std::string::npos);
+  }
+}
+
+TEST_CASE("chip: two cores share the chip's GM bandwidth", "[model][chip][gm]") {
+  // Each core copies 16 KiB at its 150 B/cycle path rate; alone that takes ceil(16384/150) = 110.
+  // A chip bandwidth of 200 gives each 100 B/cycle: 164 cycles.
+  model::ProgramSource a({tensor("x", 65536)}, {at_line(copy(0, 512), 1)});
+  model::ProgramSource b({tensor("x", 65536)}, {at_line(copy(0, 512), 1)});
+  model::Chip chip(preset({"chip.gm_bytes_per_cycle=200"}), {&a, &b}, true);
+  Keyed rec;
+  chip.add_observer(&rec);
+  const model::ChipSummary s = chip.run();
+  REQUIRE(s.completed);
+  CHECK(rec.of(0, 0).busy_end == 164);
+  CHECK(rec.of(1, 0).busy_end == 164);
+  CHECK(rec.of(0, 0).port_stall_cycles == 164 - 110);
+  CHECK(s.cores.size() == 2);
+  CHECK(s.cores[0].pipes[static_cast<size_t>(isa::Pipe::MTE2)].busy_cycles == 110);
+  CHECK(s.cores[0].pipes[static_cast<size_t>(isa::Pipe::MTE2)].stall_cycles == 54);
+}
