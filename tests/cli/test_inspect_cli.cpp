@@ -185,7 +185,7 @@ TEST_CASE("summary: ratios are busy/total, the bound pipe is named, bandwidth an
   CHECK_THAT(r.out, Contains("stall cycles: flag " + std::to_string(flag) + ", barrier"));
 }
 
-TEST_CASE("plot_gantt.py draws a PNG from instr.csv; bad input exits 2", "[cli][inspect][plot]") {
+TEST_CASE("plot_gantt.py draws a PNG from instr.csv, bad input exits 2", "[cli][inspect][plot]") {
   TempDir d;
   inspect::run_ok(d, inspect::tiled_trace(), "--instr-log");
   const std::string csv = d.file("out/instr.csv"), png = d.file("g.png");
