@@ -5,6 +5,7 @@
 #include "aicore/config/loader.hpp"
 #include "commands.hpp"
 #include "diagnostics.hpp"
+#include "load_config.hpp"
 #include "options.hpp"
 
 namespace aicore::cli {
@@ -62,8 +63,9 @@ int config_command(const std::vector<std::string>& args, std::ostream& out, std:
     out << command_help_text(config_help());
     return kExitOk;
   }
+  Diagnostics diag(err, false);
   try {
-    const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
+    const config::Config cfg = load_config(a.config, a.sets, diag);
     out << config::to_yaml(cfg);
     return kExitOk;
   } catch (const InputError& e) {

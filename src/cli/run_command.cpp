@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "diagnostics.hpp"
 #include "inspection.hpp"
+#include "load_config.hpp"
 #include "options.hpp"
 #include "run_args.hpp"
 #include "tensor_outputs.hpp"
@@ -116,7 +117,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   set_verbosity(a.verbosity);
   Diagnostics diag(err, a.quiet);
   try {
-    const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
+    const config::Config cfg = load_config(a.config, a.sets, diag);
     log().info("config {} ({} MHz), {} override(s); trace {}{}", cfg.name, cfg.clock_mhz, a.sets.size(),
                a.trace, a.timing_only ? " (timing only)" : "");
     std::error_code ec;
