@@ -10,6 +10,21 @@ namespace aicore::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// DIR/<tensor>.actual.npy (or .bin, like the expected file): the tensor as the run left it, in
+// the expected file's format, so the two can be diffed.
+std::string write_actual(const RunArgs& a, const model::Simulation& sim, const trace::ExpectDecl& e,
+                         const std::vector<uint64_t>& shape) {
+  const auto& t = sim.tensors()[e.tensor];
+  const std::string path =
+      (fs::path(a.out_dir) / (t.name + ".actual" + (trace::is_npy_path(e.file) ? ".npy" : ".bin"))).string();
+  trace::write_tensor_file(path, sim.tensor_data(e.tensor), t.size, e.dtype, shape);
+  return path;
+}
+
+}  // namespace
+
 TensorOutputs finish_tensor_outputs(const RunArgs& a, const model::Simulation& sim, std::ostream& err,
                                     Diagnostics& diag) {
   TensorOutputs r;
@@ -21,7 +36,7 @@ TensorOutputs finish_tensor_outputs(const RunArgs& a, const model::Simulation& s
   for (const auto& o : sim.outs()) {
     const auto& t = sim.tensors()[o.tensor];
     const std::string path = (fs::path(a.out_dir) / o.file).string();
-    trace::write_tensor_file(path, sim.tensor_data(o.tensor), t.size, o.dtype);
+    trace::write_tensor_file(path, sim.tensor_data(o.tensor), t.size, o.dtype, o.shape);
     r.written.push_back(path);
   }
   for (const auto& e : sim.expects()) {
@@ -32,10 +47,18 @@ TensorOutputs finish_tensor_outputs(const RunArgs& a, const model::Simulation& s
       continue;
     }
     r.status = kExitMismatch;
+    const std::string actual = write_actual(a, sim, e, mismatch->shape);
+    r.written.push_back(actual);
+    const std::string shape =
+        mismatch->shape.size() > 1 ? " (shape " + trace::shape_text(mismatch->shape) + ")" : "";
     err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in "
-        << mismatch->count << " elements";
-    for (const auto& [index, want, got] : mismatch->first)
-      err << "\n  [" << index << "] expected " << want << ", got " << got;
+        << mismatch->count << " of " << mismatch->elements << " " << isa::to_string(e.dtype) << " elements"
+        << shape << "; the tensor the run produced is in " << actual;
+    for (const auto& [index, want, got] : mismatch->first) {
+      const std::string where = trace::index_text(index, mismatch->shape);
+      err << "\n  [" << index << "]" << (where.empty() ? "" : " " + where) << " expected " << want << ", got "
+          << got;
+    }
     err << "\n";
   }
   return r;
