@@ -10,6 +10,7 @@
 #include "aicore/config/config.hpp"
 #include "aicore/model/observer.hpp"
 #include "aicore/model/simulation.hpp"
+#include "aicore/report/cube_utilisation.hpp"
 
 namespace aicore::report {
 
@@ -32,8 +33,10 @@ class StatsCollector : public model::Observer {
   uint64_t macs() const { return macs_; }
   uint64_t dense_macs() const { return dense_macs_; }
   uint64_t sparse_instructions() const { return sparse_; }
+  const CubeUtilisation& cube() const { return cube_; }
 
  private:
+  CubeUtilisation cube_;
   std::array<PipeWaits, isa::kPipeCount> waits_{};
   std::array<uint64_t, kPathCount> path_bytes_{};
   uint64_t macs_ = 0, dense_macs_ = 0, sparse_ = 0;
