@@ -1,6 +1,7 @@
 // Fuzz target: the config loader (yaml-cpp parse, key walk, --set overrides, resolution and range
 // checks). Input: YAML text, then optionally a line "%%" followed by one --set string per line.
-// Empty YAML means the atlas-a2 preset, so --set strings are fuzzed against a complete file.
+// Empty YAML means the atlas-a2 preset, so --set strings are fuzzed against a complete file;
+// `base: atlas-a2` makes an overlay of a preset (read from AICORE_CONFIGS_DIR or the source tree).
 // Oracle: an accepted config, dumped as YAML (config show) and loaded again, dumps identically
 // and gives the same JSON (the stats.json "config" object).
 #include <cstdint>

@@ -198,10 +198,12 @@ Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool
           const auto& t = sim.tensors()[out.tensor];
           if (simple_name(out.file))
             trace::write_tensor_file(out_dir + "/" + out.file, sim.tensor_data(out.tensor), t.bytes,
-                                     out.dtype);
+                                     out.dtype, out.shape);
         }
         for (const auto& e : source.expects())
-          (void)trace::compare_expect(e, sim.tensor_data(e.tensor), sim.tensors()[e.tensor].bytes);
+          if (const auto m =
+                  trace::compare_expect(e, sim.tensor_data(e.tensor), sim.tensors()[e.tensor].bytes))
+            for (const auto& first : m->first) (void)trace::index_text(std::get<0>(first), m->shape);
       } catch (const InputError&) {
         o.parse_or_data_error = true;
       }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "options.hpp"
+
 namespace aicore::cli {
 
 constexpr int kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitFault = 3;
@@ -12,5 +14,9 @@ constexpr int kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitFault = 3;
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int config_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// What each command's --help shows; the top-level help is made of these.
+CommandHelp run_help();
+CommandHelp config_help();
 
 }  // namespace aicore::cli

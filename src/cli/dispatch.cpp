@@ -8,37 +8,59 @@
 namespace aicore::cli {
 
 namespace {
-const char* kUsage =
-    "usage: aicore-sim <command> [options]\n"
-    "commands:\n"
-    "  run TRACE [--config PRESET|YAML] [--set KEY=VALUE]... [--out DIR] [--timing-only] [--instr-log]\n"
-    "                         simulate a trace; writes DIR/stats.json (+ instr.csv)\n"
-    "  config show [--config PRESET|YAML] [--set KEY=VALUE]...   print the resolved configuration\n"
-    "  densify ...            4:2-densify a sparse int8 weight matrix (densify --help)\n"
-    "  gen ...                generate a GEMM case: GM images, trace, golden result (gen --help)\n"
-    "run 'aicore-sim <command> --help' for the options of a command\n";
+
+constexpr const char* kProgram = "aicore-sim";
+constexpr const char* kVersion = "aicore-sim 0.1.0";
+
+// One command in the top-level help: "  SYNOPSIS" and its summary, then its options (if it has
+// a po description) indented under it.
+std::string command_entry(const std::string& synopsis, const std::string& summary,
+                          const std::string& options) {
+  std::string s = "  " + synopsis + "\n      " + summary + "\n";
+  std::string indented;
+  for (size_t start = 0; start < options.size();) {
+    const size_t end = options.find('\n', start);
+    indented += "    " + options.substr(start, end - start) + "\n";
+    start = end == std::string::npos ? options.size() : end + 1;
+  }
+  return s + indented;
 }
+
+// The top-level help, made of the commands' own help descriptions.
+std::string usage() {
+  const CommandHelp run = run_help(), config = config_help();
+  return std::string("usage: ") + kProgram + " <command> [options]\n" +
+         "Cycle-approximate simulator of one Ascend AI Core (Cube side, Atlas A2/A3)\n\ncommands:\n" +
+         command_entry(run.synopsis, run.summary, run.options) +
+         command_entry(config.synopsis, config.summary, config.options) +
+         command_entry(gen::gen_synopsis(), gen::gen_summary(), "") +
+         command_entry(gen::densify_synopsis(), gen::densify_summary(), "") +
+         "  --version\n      print the version\n\nrun '" + kProgram +
+         " <command> --help' for the full help of a command\n";
+}
+
+}  // namespace
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    (args.empty() ? err : out) << kUsage;
+    (args.empty() ? err : out) << usage();
     return args.empty() ? kExitBadInput : kExitOk;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   const std::string& cmd = args[0];
   if (cmd == "run") return run_command(rest, out, err);
   if (cmd == "config") return config_command(rest, out, err);
-  if (cmd == "densify") return gen::densify_main(rest, out, err);
-  if (cmd == "gen") return gen::gen_main(rest, out, err);
+  if (cmd == "densify") return gen::densify_main(rest, out, err, kProgram);
+  if (cmd == "gen") return gen::gen_main(rest, out, err, kProgram);
   if (cmd == "--version") {
-    out << "aicore-sim 0.1.0\n";
+    out << kVersion << "\n";
     return kExitOk;
   }
   static const std::array<std::string, 4> kCommands = {"run", "config", "densify", "gen"};
   const std::string near = nearest_word(cmd, kCommands);
-  err << "aicore-sim: error: unknown command '" << cmd << "'"
+  err << kProgram << ": error: unknown command '" << cmd << "'"
       << (near.empty() ? "" : "; did you mean '" + near + "'?") << "\n"
-      << kUsage;
+      << "run '" << kProgram << " --help' for the commands\n";
   return kExitBadInput;
 }
 

@@ -5,23 +5,23 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <memory>
+#include <optional>
 #include <ostream>
 
 #include "aicore/common/log.hpp"
 #include "aicore/config/loader.hpp"
 #include "aicore/model/chip.hpp"
 #include "aicore/model/trace_source.hpp"
-#include "aicore/report/background.hpp"
-#include "aicore/report/instr_csv.hpp"
 #include "aicore/report/stats.hpp"
-#include "aicore/report/timeline.hpp"
-#include "aicore/report/vcd_writer.hpp"
 #include "aicore/report/window.hpp"
-#include "aicore/trace/data_file.hpp"
 #include "aicore/trace/manifest.hpp"
 #include "commands.hpp"
+#include "diagnostics.hpp"
+#include "inspection.hpp"
+#include "load_config.hpp"
 #include "options.hpp"
+#include "run_args.hpp"
+#include "tensor_outputs.hpp"
 
 namespace aicore::cli {
 
@@ -29,71 +29,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct RunArgs {
-  std::string trace, config, out_dir;
-  std::vector<std::string> sets;
-  std::string window;
-  bool timing_only = false, instr_log = false, timeline = false, vcd = false, quiet = false;
-};
+const char* kSynopsis = "run TRACE|KERNEL.yaml [options]";
 
-// Viewers load a timeline.json of up to about this size; past it, suggest --window.
-constexpr uintmax_t kViewerLimitBytes = 256u << 20;
-
-// The inspection outputs, written while the model runs and closed after it, even when the run
-// stops at a fault (they show what led to it).
-struct Inspection {
-  std::unique_ptr<report::InstrCsvWriter> csv;
-  std::unique_ptr<report::SignalTracker> signals;  // feeds the timeline's counters and the waves
-  std::unique_ptr<report::TimelineWriter> timeline;
-  std::unique_ptr<report::VcdWriter> vcd;
-  // Runs the writers above on a worker thread; declared last so it stops before they go.
-  std::unique_ptr<report::BackgroundObservers> worker;
-
-  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg, model::Chip& sim) {
-    const fs::path dir(a.out_dir);
-    const std::string name = fs::path(a.trace).filename().string();
-    if (!a.instr_log && !a.timeline && !a.vcd) return;
-    worker = std::make_unique<report::BackgroundObservers>(sim.tensors());
-    if (a.instr_log) csv = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
-    if (a.timeline || a.vcd) signals = std::make_unique<report::SignalTracker>(w, a.vcd);
-    if (a.timeline)
-      timeline = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name,
-                                                          *signals, worker->tensors());
-    if (a.vcd) vcd = std::make_unique<report::VcdWriter>((dir / "waves.vcd").string(), cfg, name, *signals);
-    if (csv) worker->add(*csv);
-    if (signals) worker->add(*signals);
-    if (timeline) worker->add(*timeline);
-    sim.add_observer(worker.get());
-  }
-
-  // Closes the files; reports on err what went wrong, if anything.
-  void finish(const RunArgs& a, uint64_t cycles, std::ostream& err) {
-    if (worker) worker->finish();  // every event delivered; the writers are ours again
-    if (csv) csv->finish();
-    const fs::path dir(a.out_dir);
-    if (signals) signals->finish(cycles);  // the last values, to both files
-    if (timeline) {
-      timeline->finish();
-      std::error_code ec;
-      const uintmax_t size = fs::file_size(dir / "timeline.json", ec);
-      if (!ec && size > kViewerLimitBytes)
-        err << "note: timeline.json is " << (size >> 20)
-            << " MB; viewers load about 256 MB: use --window START:END\n";
-    }
-    if (vcd) vcd->finish(cycles);
-    if (signals && signals->late_changes())
-      err << "warning: " << signals->late_changes()
-          << " signal change(s) reached the timeline/waves after their cycle was written "
-          << "(the model broke the observer timing contract); they are shown late\n";
-  }
-
-  static void announce(const RunArgs& a, std::ostream& out) {
-    const fs::path dir(a.out_dir);
-    if (a.instr_log) out << "wrote " << (dir / "instr.csv").string() << "\n";
-    if (a.timeline) out << "wrote " << (dir / "timeline.json").string() << "\n";
-    if (a.vcd) out << "wrote " << (dir / "waves.vcd").string() << "\n";
-  }
-};
+// The visible options of `run` (TRACE is positional): what parses and what --help shows.
+po::options_description run_options(RunArgs& a) {
+  po::options_description o;
+  o.add_options()("config", po::value(&a.config)->value_name("PRESET|YAML"),
+                  "preset (atlas-a2, atlas-a3) or YAML file; a YAML file may start from another with "
+                  "'base: PRESET|PATH' and give only the keys it changes (default atlas-a2)")(
+      "set", po::value(&a.sets)->value_name("KEY=VALUE")->composing(),
+      "override one config key, e.g. --set gm.read.bytes_per_cycle=128 (repeatable; later ones win)")(
+      "out", po::value(&a.out_dir)->value_name("DIR"),
+      "output directory (default ./out): stats.json always, .out files, and the files below")(
+      "timing-only", po::bool_switch(&a.timing_only),
+      "timing without data: nothing allocated or computed; .out and .expect are skipped")(
+      "instr-log", po::bool_switch(&a.instr_log), "write DIR/instr.csv, one row per instruction")(
+      "timeline", po::bool_switch(&a.timeline),
+      "write DIR/timeline.json (Chrome trace events: Perfetto, chrome://tracing)")(
+      "vcd", po::bool_switch(&a.vcd), "write DIR/waves.vcd (value change dump: GTKWave)")(
+      "window", po::value(&a.window)->value_name("START:END"),
+      "limit timeline.json and waves.vcd to cycles START..END-1 ('START:' = to the end)")(
+      "quiet,q", po::bool_switch(&a.quiet),
+      "no summary, .expect results or notes; warnings and errors still go to stderr")(
+      "verbose,v", po::value(&a.verbosity)->value_name("N")->implicit_value(1, ""),
+      "diagnostics on stderr: -v info, -v 2 every instruction as it runs")("help,h", po::bool_switch(&a.help),
+                                                                           "this help");
+  return o;
+}
 
 void write_stats(const RunArgs& a, const model::ChipSummary& s, const report::StatsCollector& c,
                  const config::Config& cfg, const std::string& status, const std::string& message) {
@@ -106,14 +68,54 @@ void write_stats(const RunArgs& a, const model::ChipSummary& s, const report::St
   if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write stats.json (disk full?)");
 }
 
+// Parses the command line into `a`; returns an exit status when the command is done already
+// (--help, or a bad command line), nothing when the run should go ahead.
+std::optional<int> parse_run(const std::vector<std::string>& args, RunArgs& a, report::CycleWindow& window,
+                             std::ostream& out, std::ostream& err) {
+  po::options_description all;
+  all.add(run_options(a)).add_options()("trace", po::value(&a.trace), "the .trace file");
+  po::positional_options_description pos;
+  pos.add("trace", 1);
+  po::variables_map vm;
+  if (!parse_options("run", args, all, &pos, vm, kSynopsis, err)) return kExitBadInput;
+  if (a.help) {
+    out << command_help_text(run_help());
+    return kExitOk;
+  }
+  if (a.trace.empty()) {
+    err << "aicore-sim run: error: missing TRACE (the .trace file, or kernel manifest, to simulate)\n"
+        << "usage: aicore-sim " << kSynopsis << "\n";
+    return kExitBadInput;
+  }
+  if (!vm.count("window")) return std::nullopt;
+  if (!a.timeline && !a.vcd) {
+    err << "aicore-sim run: error: --window limits --timeline and --vcd; give at least one of them\n";
+    return kExitBadInput;
+  }
+  try {
+    window = report::parse_window(a.window);
+  } catch (const std::invalid_argument& e) {
+    err << "aicore-sim run: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  return std::nullopt;
+}
+
 // The traces of the kernel: one for a .trace, one per core for a manifest.
-std::vector<std::unique_ptr<model::TraceSource>> open_sources(const std::string& path) {
+std::vector<std::unique_ptr<model::TraceSource>> open_sources(const std::string& path,
+                                                              const config::Config& cfg) {
   std::vector<std::unique_ptr<model::TraceSource>> out;
   if (!trace::is_manifest_path(path)) {
     out.push_back(std::make_unique<model::TraceSource>(path));
     return out;
   }
-  for (const trace::ManifestEntry& e : trace::read_manifest(path).cores) {
+  const trace::KernelManifest m = trace::read_manifest(path);
+  if (m.cores.size() > cfg.chip.cores)
+    throw InputError(SourceLoc{path, 0, 0},
+                     "the kernel has " + std::to_string(m.cores.size()) +
+                         " cores but chip.cores = " + std::to_string(cfg.chip.cores) +
+                         " (raise it with --set chip.cores=" + std::to_string(m.cores.size()) + ")");
+  for (const trace::ManifestEntry& e : m.cores) {
     try {
       out.push_back(std::make_unique<model::TraceSource>(e.trace));
     } catch (const InputError& err) {
@@ -123,94 +125,27 @@ std::vector<std::unique_ptr<model::TraceSource>> open_sources(const std::string&
   return out;
 }
 
-// .out files and .expect checks of every core's trace, once all cores have finished; returns
-// the exit status.
-int finish_outputs(const RunArgs& a, const model::Chip& sim,
-                   const std::vector<std::unique_ptr<model::TraceSource>>& sources, std::ostream& out,
-                   std::ostream& err) {
-  if (a.timing_only) {
-    for (const auto& src : sources)
-      if (!src->outs().empty() || !src->expects().empty()) {
-        out << "note: --timing-only: .out and .expect are skipped (no data was computed)\n";
-        break;
-      }
-    return kExitOk;
-  }
-  for (const auto& src : sources)
-    for (const auto& o : src->outs()) {
-      const auto& t = sim.tensors()[o.tensor];
-      trace::write_tensor_file((fs::path(a.out_dir) / o.file).string(), sim.tensor_data(o.tensor), t.bytes,
-                               o.dtype);
-    }
-  int status = kExitOk;
-  for (const auto& src : sources)
-    for (const auto& e : src->expects()) {
-      const auto& t = sim.tensors()[e.tensor];
-      const auto mismatch = trace::compare_expect(e, sim.tensor_data(e.tensor), t.bytes);
-      if (!mismatch) {
-        out << "expect " << t.name << ": match (" << t.bytes << " bytes)\n";
-        continue;
-      }
-      status = kExitMismatch;
-      err << e.loc.str() << ": error: tensor " << t.name << " differs from " << e.file << " in "
-          << mismatch->count << " elements";
-      for (const auto& [index, want, got] : mismatch->first)
-        err << "\n  [" << index << "] expected " << want << ", got " << got;
-      err << "\n";
-    }
-  return status;
-}
-
 }  // namespace
+
+CommandHelp run_help() {
+  RunArgs a;
+  return {
+      kSynopsis,
+      "simulate TRACE (a .trace file, on one core) or a kernel manifest (KERNEL.yaml: one trace per core);\n"
+      "  writes DIR/stats.json and the outputs asked for",
+      "  stdout: the summary, .expect results and the files written; notes, warnings and errors go to\n"
+      "  stderr. Exit status: 0 ok, 1 .expect mismatch, 2 bad input, 3 fault while simulating.\n",
+      format_options(run_options(a), 2)};
+}
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   RunArgs a;
-  po::options_description opts("aicore-sim run TRACE options");
-  opts.add_options()("help,h", "this help")("trace", po::value<std::string>(&a.trace), "the .trace file")(
-      "config", po::value<std::string>(&a.config)->default_value("atlas-a2"),
-      "preset (atlas-a2, atlas-a3) or YAML file")("set",
-                                                  po::value<std::vector<std::string>>(&a.sets)->composing(),
-                                                  "override one config key: --set a.b=value (repeatable)")(
-      "out", po::value<std::string>(&a.out_dir)->default_value("out"), "output directory")(
-      "timing-only", po::bool_switch(&a.timing_only), "timing without data: nothing allocated or computed")(
-      "instr-log", po::bool_switch(&a.instr_log), "write instr.csv, one row per instruction")(
-      "timeline", po::bool_switch(&a.timeline),
-      "write timeline.json (Chrome trace events: Perfetto, chrome://tracing)")(
-      "vcd", po::bool_switch(&a.vcd), "write waves.vcd (value change dump: GTKWave)")(
-      "window", po::value<std::string>(&a.window),
-      "limit timeline.json and waves.vcd to cycles START:END (END exclusive; START: to the end)")(
-      "quiet,q", po::bool_switch(&a.quiet), "print nothing on success")(
-      "verbose,v", po::value<int>()->implicit_value(1)->default_value(0),
-      "diagnostics on stderr: -v info, -v 2 every instruction as it runs");
-  po::positional_options_description pos;
-  pos.add("trace", 1);
-  po::variables_map vm;
-  if (!parse_options("run", args, opts, &pos, vm, err)) return kExitBadInput;
-  if (vm.count("help")) {
-    out << opts;
-    return kExitOk;
-  }
-  if (a.trace.empty()) {
-    err << "aicore-sim run: error: missing TRACE (the .trace file to simulate)\n";
-    return kExitBadInput;
-  }
   report::CycleWindow window;
-  if (vm.count("window")) {
-    if (!a.timeline && !a.vcd) {
-      err << "aicore-sim run: error: --window limits --timeline and --vcd; give at least one of them\n";
-      return kExitBadInput;
-    }
-    try {
-      window = report::parse_window(a.window);
-    } catch (const std::invalid_argument& e) {
-      err << "aicore-sim run: error: " << e.what() << "\n";
-      return kExitBadInput;
-    }
-  }
-
-  set_verbosity(vm["verbose"].as<int>());
+  if (const auto done = parse_run(args, a, window, out, err)) return *done;
+  set_verbosity(a.verbosity);
+  Diagnostics diag(err, a.quiet);
   try {
-    const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
+    const config::Config cfg = load_config(a.config, a.sets, diag);
     log().info("config {} ({} MHz), {} override(s); trace {}{}", cfg.name, cfg.clock_mhz, a.sets.size(),
                a.trace, a.timing_only ? " (timing only)" : "");
     std::error_code ec;
@@ -218,12 +153,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (ec)
       throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
 
-    const auto sources = open_sources(a.trace);
-    if (sources.size() > cfg.chip.cores)
-      throw InputError(SourceLoc{a.trace, 0, 0},
-                       "the kernel has " + std::to_string(sources.size()) +
-                           " cores but chip.cores = " + std::to_string(cfg.chip.cores) +
-                           " (raise it with --set chip.cores=" + std::to_string(sources.size()) + ")");
+    const auto sources = open_sources(a.trace, cfg);
     std::vector<model::InstructionSource*> cores;
     for (const auto& src : sources) cores.push_back(src.get());
     model::Chip sim(cfg, cores, a.timing_only);
@@ -232,11 +162,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     Inspection inspect(a, window, cfg, sim);
     const model::ChipSummary s = sim.run();
     if (s.late_requests)
-      err << "warning: " << s.late_requests
-          << " shared-resource request(s) came after their cycle (the model's time-order rule was broken; "
-             "their timing is approximate)\n";
+      diag.warning(std::to_string(s.late_requests) +
+                   " shared-resource request(s) came after their cycle (the model's time-order rule was "
+                   "broken; their timing is approximate)");
     log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
-    inspect.finish(a, s.cycles, err);
+    inspect.finish(s.cycles, diag);
     if (s.input_error) {
       err << s.input_error->what() << "\n";  // first: writing stats.json can fail too
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
@@ -247,16 +177,18 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       write_stats(a, s, stats, cfg, "fault", s.fault->what());
       return kExitFault;
     }
-    const int status = finish_outputs(a, sim, sources, out, err);
-    write_stats(a, s, stats, cfg, status == kExitOk ? "completed" : "mismatch", "");
+    const TensorOutputs tensors = finish_tensor_outputs(a, sim, sources, err, diag);
+    write_stats(a, s, stats, cfg, tensors.status == kExitOk ? "completed" : "mismatch", "");
+    if (s.flags_left_set)
+      diag.warning(std::to_string(s.flags_left_set) + " flag(s) left set at the end of the trace");
     if (!a.quiet) {
+      for (const std::string& line : tensors.results) out << line << "\n";
       out << report::summary_text(s, stats, cfg);
-      if (s.flags_left_set)
-        out << "warning: " << s.flags_left_set << " flag(s) left set at the end of the trace\n";
-      Inspection::announce(a, out);
+      for (const std::string& path : tensors.written) out << "wrote " << path << "\n";
+      inspect.announce(out);
       out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
     }
-    return status;
+    return tensors.status;
   } catch (const InputError& e) {
     err << e.what() << "\n";
     return kExitBadInput;

@@ -13,6 +13,11 @@ const std::vector<Cap>& caps() {
        "MTE2 reads go through the core's GM port, shared with Fixpipe writes"},
       {"gm.write.bytes_per_cycle", "gm.shared_bytes_per_cycle",
        "Fixpipe writes go through the core's GM port, shared with MTE2 reads"},
+      // Fixpipe takes the longer of its L0C read and its GM write (4-byte cells: int32 or float).
+      {"gm.write.bytes_per_cycle", "fixpipe.elements_per_cycle",
+       "Fixpipe cannot write GM faster than it reads 4-byte L0C cells", 4, " x 4"},
+      {"fixpipe.elements_per_cycle", "gm.write.bytes_per_cycle",
+       "Fixpipe cannot read L0C faster than it writes the 4-byte cells to GM", 0.25, " / 4"},
   };
   return table;
 }
@@ -29,10 +34,10 @@ double value_of(const Config& c, const std::string& key) {
 std::string cap_warning(const Config& c, const std::string& key) {
   for (const Cap& cap : caps()) {
     if (cap.key != key) continue;
-    const double v = value_of(c, cap.key), limit = value_of(c, cap.capped_by);
+    const double v = value_of(c, cap.key), limit = value_of(c, cap.capped_by) * cap.factor;
     if (v <= limit) continue;
-    return cap.key + " = " + detail::format_number(v) + " is above " + cap.capped_by + " = " +
-           detail::format_number(limit) + " (" + cap.why + "): raising it past " +
+    return cap.key + " = " + detail::format_number(v) + " is above " + cap.capped_by + cap.factor_text +
+           " = " + detail::format_number(limit) + " (" + cap.why + "): raising it past " +
            detail::format_number(limit) + " changes nothing";
   }
   return "";

@@ -25,12 +25,6 @@ std::string list_children(const std::string& group) {
   return s;
 }
 
-std::vector<std::string> all_leaf_keys() {
-  std::vector<std::string> keys;
-  for (const Param& p : params()) keys.push_back(p.key);
-  return keys;
-}
-
 class Walker {
  public:
   explicit Walker(RawConfig& raw) : raw_(raw) {}
@@ -47,7 +41,9 @@ class Walker {
       if (!seen.insert(k.Scalar()).second) throw InputError(kloc, "duplicate key '" + key + "'");
       SourceLoc vloc = at(raw_.file, v.Mark());
       if (vloc.line == 0) vloc = kloc;
-      if (find_param(key)) {
+      if (key == "base") {
+        base(v, kloc, vloc);
+      } else if (find_param(key)) {
         if (v.IsNull()) throw InputError(kloc, "key '" + key + "' has no value");
         if (!v.IsScalar())
           throw InputError(vloc, "key '" + key + "' takes a single number, not a " + kind(v));
@@ -59,7 +55,9 @@ class Walker {
         raw_.groups[key] = kloc;
         map(v, key);
       } else {
-        throw InputError(kloc, "unknown config key '" + key + "'" + hint(k.Scalar(), group, key));
+        throw InputError(kloc, "unknown config key '" + key + "'" +
+                                   (k.Scalar() == "base" ? " ('base' belongs at the top level of the file)"
+                                                         : suggest_key(key)));
       }
     }
   }
@@ -68,12 +66,13 @@ class Walker {
   static std::string in(const std::string& group) { return group.empty() ? "" : " (under '" + group + "')"; }
   static std::string kind(const YAML::Node& v) { return v.IsMap() ? "mapping" : "list"; }
 
-  // A misspelt sibling is the likeliest mistake; a key put under the wrong group is next.
-  static std::string hint(const std::string& name, const std::string& group, const std::string& key) {
-    std::vector<std::string> siblings = children(group);
-    const std::string near = nearest_word(name, siblings);
-    if (!near.empty()) return "; did you mean '" + join(group, near) + "'?";
-    return did_you_mean(key, all_leaf_keys());
+  // The top-level `base: PRESET|PATH` of an overlay: the file this one starts from.
+  void base(const YAML::Node& v, const SourceLoc& kloc, const SourceLoc& vloc) {
+    if (v.IsNull()) throw InputError(kloc, "key 'base' has no value (a preset name or a YAML file path)");
+    if (!v.IsScalar())
+      throw InputError(vloc, "key 'base' takes a preset name or a YAML file path, not a " + kind(v));
+    if (v.Scalar().empty()) throw InputError(vloc, "key 'base' is empty (a preset name or a YAML file path)");
+    raw_.base = RawValue{v.Scalar(), vloc};
   }
 
   RawConfig& raw_;
@@ -116,6 +115,8 @@ void apply_set(RawConfig& raw, const std::string& set, uint32_t ordinal) {
     raw.values[key] = RawValue{value, loc(eq + 2)};
     return;
   }
+  if (key == "base")
+    throw InputError(loc(1), "'base' is given in a config file (--config FILE), not by --set");
   if (is_group(key))
     throw InputError(loc(1), "'" + key + "' is a group of keys, not a value; set one of " + key + ".{" +
                                  list_children(key) + "}");
@@ -134,24 +135,7 @@ void apply_set(RawConfig& raw, const std::string& set, uint32_t ordinal) {
     path = next;
     start = dot + 1;
   }
-  throw InputError(loc(start + 1), "unknown config key '" + key + "'" + did_you_mean(key, all_leaf_keys()));
-}
-
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string near = nearest_word(word, candidates);
-  // A truncated key ("cube.int8_k") is far in edit distance but plainly meant.
-  for (size_t i = 0; near.empty() && !word.empty() && i < candidates.size(); ++i)
-    if (candidates[i].compare(0, word.size(), word) == 0) near = candidates[i];
-  // So is a right name in the wrong group ("l1_bytes" at the top level): match last parts.
-  if (near.empty()) {
-    auto last = [](const std::string& k) { return k.substr(k.rfind('.') + 1); };
-    std::vector<std::string> lasts;
-    for (const std::string& c : candidates) lasts.push_back(last(c));
-    const std::string tail = nearest_word(last(word), lasts);
-    for (size_t i = 0; near.empty() && !tail.empty() && i < candidates.size(); ++i)
-      if (lasts[i] == tail) near = candidates[i];
-  }
-  return near.empty() ? "" : "; did you mean '" + near + "'?";
+  throw InputError(loc(start + 1), "unknown config key '" + key + "'" + suggest_key(key));
 }
 
 }  // namespace aicore::config::detail

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct RawConfig {
   std::string file;                         // for errors that have no better place
   std::map<std::string, RawValue> values;   // leaf key -> value
   std::map<std::string, SourceLoc> groups;  // group key ("" = root) -> where it is opened
+  std::optional<RawValue> base;             // `base: PRESET|PATH`: the file is an overlay of that one
 };
 
 // Structure checks happen here: unknown, duplicate and misplaced keys; scalars vs mappings.
@@ -32,8 +34,9 @@ void apply_set(RawConfig& raw, const std::string& set, uint32_t ordinal);
 // Completeness, types, ranges and cross-field rules.
 Config resolve(const RawConfig& raw, const std::string& name);
 
-// "; did you mean 'x'?" for the nearest candidate, or "" when nothing is close.
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+// "; did you mean 'x'?" for the valid key nearest to the unknown `key`, or "" when nothing is
+// close (suggest.cpp).
+std::string suggest_key(const std::string& key);
 
 // Shortest decimal text that reads back as exactly `v` (used by messages and to_yaml).
 std::string format_number(double v);

@@ -59,7 +59,7 @@ std::string render_trace(const GemmCase& c, const std::vector<std::string>& head
     const bool is_c = i == gm_index_c(c.plan);
     t += trace::format_gm(names[i], c.gm[i].size(), is_c ? "" : files[i]) + "\n";
   }
-  t += trace::format_expect("c", "c_golden.bin", "int32") + "\n";
+  t += trace::format_expect("c", "c_golden.bin", "int32", {c.plan.shape.M, c.plan.n16()}) + "\n";
   for (const Emitted& e : c.program) {
     if (!e.comment.empty()) t += "\n# " + e.comment + "\n";
     t += trace::format_instruction(e.op, names) + "\n";

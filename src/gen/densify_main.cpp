@@ -12,9 +12,16 @@
 
 namespace aicore::gen {
 
-const char* densify_usage() {
-  return "usage: densify INPUT [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy] "
-         "[--strict]\n"
+const char* densify_synopsis() {
+  return "densify INPUT [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy] [--strict]";
+}
+
+const char* densify_summary() {
+  return "4:2-densify a sparse int8 weight matrix into B' and its 2-bit indexes";
+}
+
+std::string densify_usage(const std::string& program) {
+  return "usage: " + program + " " + densify_synopsis() + "\n" + densify_summary() + "\n" +
          "  INPUT is the original sparse B, K x N int8: a .npy, or raw row-major bytes (then --k and --n).\n"
          "  --b-out     dense B' (K/2 x N) in Zn fractals, raw, zero padded to whole 512 B fractals\n"
          "  --idx-out   2-bit indexes, 128 B per B' fractal (docs/semantics.md §5)\n"
@@ -24,10 +31,11 @@ const char* densify_usage() {
 
 namespace {
 
-int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err,
+        const std::string& program) {
   const Args args("densify", argv, {"k", "n", "b-out", "idx-out", "kept-out", "in"}, {"strict", "help"}, 1);
   if (args.flag("help")) {
-    out << densify_usage();
+    out << densify_usage(program);
     return 0;
   }
   std::string input = args.str("in");
@@ -76,12 +84,13 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
 
 }  // namespace
 
-int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                 const std::string& program) {
   try {
-    return run(args, out, err);
+    return run(args, out, err, program);
   } catch (const InputError& e) {
     err << e.what() << "\n";
-    if (e.loc().file == "densify") err << densify_usage();
+    if (e.loc().file == "densify") err << densify_usage(program);
   } catch (const std::exception& e) {
     err << "densify: error: " << e.what() << "\n";
   }

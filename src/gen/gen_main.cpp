@@ -11,8 +11,16 @@
 
 namespace aicore::gen {
 
-const char* gen_usage() {
-  return "usage: gen --m M --k K --n N (--sparse | --dense) --out DIR [options]\n"
+const char* gen_synopsis() {
+  return "gen --m M --k K --n N (--sparse | --dense) --out DIR [options]";
+}
+
+const char* gen_summary() {
+  return "generate an int8 GEMM case: trace, GM images and an independent golden result";
+}
+
+std::string gen_usage(const std::string& program) {
+  return "usage: " + program + " " + gen_synopsis() + "\n" + gen_summary() + "\n" +
          "  Writes DIR/NAME.trace, a.bin (A row-major), b.bin (B' or B in Zn fractals), idx.bin (sparse),\n"
          "  c_golden.bin (M x ceil16(N) int32, from a naive reference) and a.npy, b_sparse.npy|b.npy.\n"
          "  --seed S            random seed (default 1); the same command reproduces the same files\n"
@@ -33,13 +41,14 @@ namespace {
 
 constexpr uint64_t kMaxDim = 1u << 20;
 
-int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err,
+        const std::string& program) {
   const Args args("gen", argv,
                   {"m", "k", "n", "seed", "out", "name", "a", "b", "tile-m", "tile-n", "tile-k", "density",
                    "pattern", "lossy"},
                   {"sparse", "dense", "no-originals", "help"});
   if (args.flag("help")) {
-    out << gen_usage();
+    out << gen_usage(program);
     return 0;
   }
   if (args.flag("sparse") == args.flag("dense")) args.fail("give exactly one of --sparse and --dense");
@@ -111,12 +120,13 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
 
 }  // namespace
 
-int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+             const std::string& program) {
   try {
-    return run(args, out, err);
+    return run(args, out, err, program);
   } catch (const InputError& e) {
     err << e.what() << "\n";
-    if (e.loc().file == "gen") err << gen_usage();
+    if (e.loc().file == "gen") err << gen_usage(program);
   } catch (const std::exception& e) {
     err << "gen: error: " << e.what() << "\n";
   }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -50,14 +49,18 @@ std::string json_escape(std::string_view s) {
 
 TimelineWriter::TimelineWriter(const std::string& path, const config::Config& cfg, const std::string& trace,
                                SignalTracker& signals, const std::vector<model::TensorInfo>& tensors)
-    : path_(path), mhz_(cfg.clock_mhz), tracker_(signals), tensors_(tensors) {
+    : path_(path), tracker_(signals), tensors_(tensors) {
   if (!out_.open(path))
     throw InputError(SourceLoc{path, 0, 0},
                      std::string("cannot create timeline.json: ") + std::strerror(errno));
   open_ = true;
   signals.add_sink(*this);
-  counter_name_.resize(tracker_.signals().size());
-  counter_arg_.resize(tracker_.signals().size());
+  const size_t n = tracker_.signals().size();
+  counter_name_.resize(n);
+  counter_arg_.resize(n);
+  counter_started_.assign(n, 0);
+  initial_.assign(n, SignalValue{0, 0});
+  lane_declared_.assign(isa::kPipeCount, 0);
   for (Pipe p : kLanes)
     if (const int s = tracker_.queue_signal(p); s >= 0) {
       counter_name_[static_cast<size_t>(s)] = std::string(lane_name(p)) + " queue";
@@ -68,19 +71,13 @@ TimelineWriter::TimelineWriter(const std::string& path, const config::Config& cf
     counter_name_[s] = to_string(static_cast<Path>(i));
     counter_arg_[s] = "bytes_per_cycle";
   }
-  out_ << "{\"traceEvents\":[\n";
+  out_ << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"trace\":\"" << json_escape(trace)
+       << "\",\"config\":\"" << json_escape(cfg.name) << "\",\"clock_mhz\":";
+  out_.real(cfg.clock_mhz) << ",\"time_axis\":\"1 ns = 1 cycle\"},\"traceEvents\":[\n";
   begin_event();
   out_ << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"aicore-sim "
        << json_escape(trace) << " (" << json_escape(cfg.name) << ", ";
-  out_.real(cfg.clock_mhz) << " MHz)\"}}";
-  for (Pipe p : kLanes) {
-    begin_event();
-    out_ << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid_of(p)
-         << ",\"args\":{\"name\":\"" << lane_name(p) << "\"}}";
-    begin_event();
-    out_ << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid_of(p)
-         << ",\"args\":{\"sort_index\":" << tid_of(p) << "}}";
-  }
+  out_.real(cfg.clock_mhz) << " MHz; time axis in cycles: 1 ns = 1 cycle)\"}}";
 }
 
 TimelineWriter::~TimelineWriter() = default;
@@ -90,19 +87,25 @@ void TimelineWriter::begin_event() {
   first_ = false;
 }
 
-uint64_t TimelineWriter::ns(uint64_t cycle) const {
-  return static_cast<uint64_t>(std::floor(static_cast<double>(cycle) * 1000.0 / mhz_));
+// Exact decimals (c / 1000): a viewer's rounding to whole nanoseconds gets c back.
+void TimelineWriter::ts(uint64_t cycle) {
+  out_ << cycle / 1000;
+  if (cycle % 1000) {
+    out_ << '.';
+    out_.padded(cycle % 1000, 3);
+  }
 }
 
-// Microseconds with whole nanoseconds (Perfetto's resolution). A slice's duration is
-// ns(end) - ns(start), so after the viewer's own conversion it never reaches into the next
-// slice on its track. Start times carry an extra quarter nanosecond ("25" after the ns
-// digits): viewers that truncate (older Perfetto) and those that round both land on the whole
-// nanosecond instead of one below it.
-void TimelineWriter::us(uint64_t ns, bool start) {
-  out_ << ns / 1000 << '.';
-  out_.padded(ns % 1000, 3);
-  if (start) out_ << "25";
+void TimelineWriter::declare_lane(Pipe p) {
+  uint8_t& declared = lane_declared_[static_cast<size_t>(p)];
+  if (declared) return;
+  declared = 1;
+  begin_event();
+  out_ << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid_of(p) << ",\"args\":{\"name\":\""
+       << lane_name(p) << "\"}}";
+  begin_event();
+  out_ << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid_of(p)
+       << ",\"args\":{\"sort_index\":" << tid_of(p) << "}}";
 }
 
 void TimelineWriter::operands(const isa::Op& op) {
@@ -122,38 +125,17 @@ void TimelineWriter::operands(const isa::Op& op) {
     out_ << json_escape(ops);
 }
 
-void TimelineWriter::flow(char phase, uint64_t id, const isa::Instruction& instr, Pipe pipe, uint64_t cycle) {
-  const isa::EventPair e =
-      phase == 's' ? std::get<isa::SetFlag>(instr.op).event : std::get<isa::WaitFlag>(instr.op).event;
-  const uint8_t fid =
-      phase == 's' ? std::get<isa::SetFlag>(instr.op).id : std::get<isa::WaitFlag>(instr.op).id;
-  char name[32];
-  begin_event();
-  out_ << "{\"name\":\"" << flag_text(e, fid, name) << "\",\"cat\":\"flag\",\"ph\":\"" << phase
-       << "\",\"id\":" << id << ",\"pid\":1,\"tid\":" << tid_of(pipe) << ",\"ts\":";
-  us(ns(cycle), true);
-  out_ << ",\"bp\":\"e\"}";
-}
-
-void TimelineWriter::on_instruction(const model::InstrRecord& r) {
+void TimelineWriter::slice(const model::InstrRecord& r, Flow flow, uint64_t flow_id) {
   const isa::Instruction& in = *r.instr;
-  // The WaitFlag's arrow end: its release was reported just before (on_flag).
-  std::optional<uint64_t> released_by;
-  if (std::holds_alternative<isa::WaitFlag>(in.op))
-    for (size_t i = 0; i < releases_.size(); ++i)
-      if (releases_[i].first == in.index) {
-        released_by = releases_[i].second;
-        releases_.erase(releases_.begin() + static_cast<std::ptrdiff_t>(i));
-        break;
-      }
-  if (!tracker_.window().shows(r.start_cycle, r.busy_end)) return;
-  const uint64_t ns0 = ns(r.start_cycle);
+  declare_lane(r.pipe);
   begin_event();
   out_ << "{\"name\":\"" << isa::mnemonic(in.op) << "\",\"cat\":\"" << lane_name(r.pipe)
        << "\",\"ph\":\"X\",\"pid\":1,\"tid\":" << tid_of(r.pipe) << ",\"ts\":";
-  us(ns0, true);
+  ts(r.start_cycle);
   out_ << ",\"dur\":";
-  us(ns(r.busy_end) - ns0, false);
+  ts(r.busy_end - r.start_cycle);
+  if (flow != Flow::None)
+    out_ << ",\"bind_id\":" << flow_id << (flow == Flow::Out ? ",\"flow_out\":true" : ",\"flow_in\":true");
   out_ << ",\"args\":{\"index\":" << in.index << ",\"line\":" << in.line << ",\"operands\":\"";
   operands(in.op);
   out_ << "\",\"bytes\":" << r.bytes << ",\"cycles\":" << r.busy_end - r.start_cycle
@@ -167,43 +149,86 @@ void TimelineWriter::on_instruction(const model::InstrRecord& r) {
   }
   if (r.queue_wait_cycles) out_ << ",\"queue_wait_cycles\":" << r.queue_wait_cycles;
   out_ << "}}";
-  // Flow events right after their slice: at an equal timestamp the viewer then binds them to
-  // this slice, not to a neighbour that starts within the same nanosecond.
+}
+
+void TimelineWriter::write_held(size_t i, Flow flow, uint64_t flow_id) {
+  HeldSet& h = held_[i];
+  h.record.instr = &h.instr;
+  slice(h.record, flow, flow_id);
+  held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+void TimelineWriter::on_instruction(const model::InstrRecord& r) {
+  const isa::Instruction& in = *r.instr;
+  const bool shown = tracker_.window().shows(r.start_cycle, r.busy_end);
   if (std::holds_alternative<isa::SetFlag>(in.op)) {
-    flow('s', in.index, in, r.pipe, r.start_cycle);
-    open_sets_.push_back(in.index);
-  } else if (released_by) {
-    flow('f', *released_by, in, r.pipe, r.start_cycle);
+    if (shown) held_.push_back(HeldSet{in, r});  // written with its WaitFlag, or at the end
+    return;
   }
+  // A WaitFlag's release was reported just before (on_flag): the SetFlag it consumed goes out
+  // first, then the WaitFlag, both bound to one flow when both are shown.
+  if (std::holds_alternative<isa::WaitFlag>(in.op)) {
+    for (size_t i = 0; i < releases_.size(); ++i) {
+      if (releases_[i].first != in.index) continue;
+      const uint64_t set = releases_[i].second;
+      releases_.erase(releases_.begin() + static_cast<std::ptrdiff_t>(i));
+      for (size_t h = 0; h < held_.size(); ++h) {
+        if (held_[h].instr.index != set) continue;
+        if (!shown) {
+          write_held(h, Flow::None, 0);
+          break;
+        }
+        const uint64_t id = next_flow_id_++;
+        write_held(h, Flow::Out, id);
+        slice(r, Flow::In, id);
+        return;
+      }
+      break;
+    }
+  }
+  if (shown) slice(r, Flow::None, 0);
 }
 
 void TimelineWriter::on_flag(const model::FlagEvent& e) {
-  if (e.set) return;  // the arrow starts at the SetFlag's slice, written with it
-  const auto it = std::find(open_sets_.begin(), open_sets_.end(), e.set_index);
-  if (it == open_sets_.end()) return;  // its SetFlag lies outside the window
-  open_sets_.erase(it);
+  if (e.set) return;  // the arrow starts at the SetFlag's slice
   releases_.emplace_back(e.instr_index, e.set_index);
 }
 
-void TimelineWriter::on_values(uint64_t cycle, const std::vector<SignalValue>& values, bool /*initial*/) {
+void TimelineWriter::counter_sample(uint64_t cycle, const SignalValue& v) {
+  begin_event();
+  out_ << "{\"name\":\"" << counter_name_[v.signal] << "\",\"ph\":\"C\",\"pid\":1,\"ts\":";
+  ts(cycle);
+  out_ << ",\"args\":{\"" << counter_arg_[v.signal] << "\":";
+  if (tracker_.signals()[v.signal].kind == SignalKind::Real)
+    out_.fixed3(real_value(v.value));
+  else
+    out_ << v.value;
+  out_ << "}}";
+}
+
+// The tracker sends each changed value once per cycle, so each counter gets at most one sample
+// per timestamp. The initial batch (every signal at the window's start) is kept, not written:
+// a counter that never changes would be a flat, empty track.
+void TimelineWriter::on_values(uint64_t cycle, const std::vector<SignalValue>& values, bool initial) {
+  if (initial) {
+    initial_cycle_ = cycle;
+    for (const SignalValue& v : values) initial_[v.signal] = v;
+    return;
+  }
   for (const SignalValue& v : values) {
-    const std::string& name = counter_name_[v.signal];
-    if (name.empty()) continue;
-    begin_event();
-    out_ << "{\"name\":\"" << name << "\",\"ph\":\"C\",\"pid\":1,\"ts\":";
-    us(ns(cycle), true);
-    out_ << ",\"args\":{\"" << counter_arg_[v.signal] << "\":";
-    if (tracker_.signals()[v.signal].kind == SignalKind::Real)
-      out_.fixed3(real_value(v.value));
-    else
-      out_ << v.value;
-    out_ << "}}";
+    if (counter_name_[v.signal].empty()) continue;
+    if (!counter_started_[v.signal]) {
+      counter_started_[v.signal] = 1;
+      counter_sample(initial_cycle_, initial_[v.signal]);
+    }
+    counter_sample(cycle, v);
   }
 }
 
 void TimelineWriter::finish() {
   if (!open_) return;
   open_ = false;
+  while (!held_.empty()) write_held(0, Flow::None, 0);  // set, never consumed
   out_ << "\n]}\n";
   if (!out_.close()) throw InputError(SourceLoc{path_, 0, 0}, "cannot write timeline.json (disk full?)");
 }

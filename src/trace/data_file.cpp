@@ -17,8 +17,10 @@ namespace {
 
 // The payload of a data file, which must hold exactly `want` bytes. Every error is reported at
 // `loc` (the directive that named the file), starting with `prefix` and naming the file.
+// `npy_shape`, when given, receives a .npy file's shape.
 std::vector<uint8_t> read_payload(const std::string& path, uint64_t want, const SourceLoc& loc,
-                                  const std::string& prefix, const char* noun) {
+                                  const std::string& prefix, const char* noun,
+                                  std::vector<uint64_t>* npy_shape = nullptr) {
   const auto wrong_size = [&](uint64_t got, const std::string& what) {
     throw InputError(loc, prefix + noun + " '" + path + "' holds " + std::to_string(got) + " bytes" + what +
                               ", expected " + std::to_string(want));
@@ -27,6 +29,7 @@ std::vector<uint8_t> read_payload(const std::string& path, uint64_t want, const 
     if (is_npy_path(path)) {
       NpyArray a = read_npy(path);
       if (a.data.size() != want) wrong_size(a.data.size(), " of " + a.descr + " data");
+      if (npy_shape) *npy_shape = std::move(a.shape);
       return std::move(a.data);
     }
     uint64_t size = 0;
@@ -80,6 +83,16 @@ std::string float_text(float f) {
   return buf;
 }
 
+// Product of the dimensions; UINT64_MAX on overflow (never a tensor's element count).
+uint64_t element_count(const std::vector<uint64_t>& shape) {
+  uint64_t n = 1;
+  for (uint64_t d : shape) {
+    if (d != 0 && n > UINT64_MAX / d) return UINT64_MAX;
+    n *= d;
+  }
+  return n;
+}
+
 std::string hex_bits(uint32_t bits, int digits) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%0*X", digits, bits);
@@ -100,18 +113,42 @@ std::vector<uint8_t> load_tensor_file(const GmDecl& decl) {
   return read_payload(decl.file, decl.size, decl.loc, "tensor '" + decl.name + "': ", "data file");
 }
 
-void write_tensor_file(const std::string& path, const uint8_t* data, uint64_t size, isa::DType dtype) {
+void write_tensor_file(const std::string& path, const uint8_t* data, uint64_t size, isa::DType dtype,
+                       const std::vector<uint64_t>& shape) {
   const uint32_t es = isa::size_of(dtype);
   if (is_npy_path(path)) {
     if (size % es != 0)
       throw InputError(SourceLoc{path, 0, 0}, "cannot save " + std::to_string(size) + " bytes as " +
                                                   isa::to_string(dtype) + " elements (not a whole number)");
-    write_npy(path, npy_descr(dtype), {size / es}, data, size);
+    if (!shape.empty() && element_count(shape) != size / es)
+      throw InputError(SourceLoc{path, 0, 0}, "cannot save " + std::to_string(size / es) + " " +
+                                                  isa::to_string(dtype) + " elements as " +
+                                                  shape_text(shape));
+    write_npy(path, npy_descr(dtype), shape.empty() ? std::vector<uint64_t>{size / es} : shape, data, size);
     return;
   }
   std::ofstream out = detail::open_for_write(path);
   if (size) out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   detail::finish_write(out, path);
+}
+
+std::string shape_text(const std::vector<uint64_t>& shape) {
+  std::string s;
+  for (uint64_t d : shape) s += (s.empty() ? "" : " x ") + std::to_string(d);
+  return s;
+}
+
+std::string index_text(uint64_t flat, const std::vector<uint64_t>& shape) {
+  if (shape.size() < 2) return "";
+  std::vector<uint64_t> at(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    at[i] = shape[i] ? flat % shape[i] : 0;
+    flat = shape[i] ? flat / shape[i] : 0;
+  }
+  if (shape.size() == 2) return "(row " + std::to_string(at[0]) + ", col " + std::to_string(at[1]) + ")";
+  std::string s = "(";
+  for (size_t i = 0; i < at.size(); ++i) s += (i ? ", " : "") + std::to_string(at[i]);
+  return s + ")";
 }
 
 std::string format_element(isa::DType dtype, const uint8_t* p) {
@@ -135,9 +172,19 @@ std::optional<Mismatch> compare_expect(const ExpectDecl& decl, const uint8_t* ac
   if (size % es != 0)
     throw InputError(decl.loc, "tensor of " + std::to_string(size) + " bytes is not a whole number of " +
                                    isa::to_string(decl.dtype) + " elements");
-  const std::vector<uint8_t> expected = read_payload(decl.file, size, decl.loc, "", "expected-result file");
+  std::vector<uint64_t> npy_shape;
+  const std::vector<uint8_t> expected =
+      read_payload(decl.file, size, decl.loc, "", "expected-result file", &npy_shape);
   if (size == 0 || std::memcmp(expected.data(), actual, size) == 0) return std::nullopt;
   Mismatch m;
+  m.elements = size / es;
+  // A .npy golden of another dtype (same bytes, other element count) says nothing about this shape.
+  if (!decl.shape.empty())
+    m.shape = decl.shape;
+  else if (!npy_shape.empty() && element_count(npy_shape) == m.elements)
+    m.shape = npy_shape;
+  else
+    m.shape = {m.elements};
   for (uint64_t i = 0; i < size / es; ++i) {
     const uint8_t* e = expected.data() + i * es;
     const uint8_t* a = actual + i * es;

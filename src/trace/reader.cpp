@@ -19,6 +19,8 @@ namespace {
 
 // GM is 64 GiB per die (docs/sources.md [chip]): no tensor can be larger.
 constexpr uint64_t kMaxTensorBytes = uint64_t{64} << 30;
+// More dimensions than any tensor a Cube kernel reads or writes.
+constexpr size_t kMaxShapeDims = 8;
 
 const std::vector<std::string>& directive_names() {
   static const std::vector<std::string> names = {".gm", ".out", ".expect"};
@@ -90,6 +92,45 @@ struct Reader::Impl {
     return d;
   }
 
+  // shape=D0,D1,... of .out/.expect: positive dimensions whose product is the tensor's element
+  // count in `dtype` (empty when the field is absent).
+  std::vector<uint64_t> shape_field(const detail::KeyValue* kv, isa::DType dtype, const GmDecl& t,
+                                    const LineContext& ctx) const {
+    std::vector<uint64_t> shape;
+    if (!kv) return shape;
+    const std::string_view v = kv->value;
+    const auto malformed = [&](size_t at) {
+      ctx.fail(
+          kv->value_column + static_cast<uint32_t>(at),
+          "shape " + quote(v) + " is not a list of dimensions: write shape=ROWS,COLS (e.g. shape=16,16)");
+    };
+    uint64_t elements = 1;
+    for (size_t start = 0;;) {
+      const size_t comma = v.find(',', start);
+      const std::string_view part = v.substr(start, comma == std::string_view::npos ? v.npos : comma - start);
+      if (part.empty()) malformed(start);
+      const uint32_t col = kv->value_column + static_cast<uint32_t>(start);
+      const uint64_t d = detail::parse_uint(part, col, kMaxTensorBytes, "shape dimension", ctx);
+      if (d == 0) ctx.fail(col, "shape dimension must be greater than 0");
+      if (shape.size() == kMaxShapeDims)
+        ctx.fail(col, "shape has more than " + std::to_string(kMaxShapeDims) + " dimensions");
+      shape.push_back(d);
+      elements = elements > kMaxTensorBytes / d ? kMaxTensorBytes + 1 : elements * d;
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    const uint64_t es = isa::size_of(dtype);
+    if (elements * es != t.size)
+      ctx.fail(kv->value_column,
+               "shape " + quote(v) + " is " +
+                   (elements > kMaxTensorBytes ? "too many" : std::to_string(elements)) + " " +
+                   isa::to_string(dtype) + " elements" +
+                   (elements > kMaxTensorBytes ? "" : " (" + std::to_string(elements * es) + " bytes)") +
+                   ", but tensor " + quote(t.name) + " has " + std::to_string(t.size) + " bytes (" +
+                   std::to_string(t.size / es) + " elements)");
+    return shape;
+  }
+
   void parse_gm(Statement& s, const LineContext& ctx) {
     static const std::vector<std::string> keys = {"size", "file"};
     const std::string_view n = directive_name(ctx);
@@ -117,7 +158,7 @@ struct Reader::Impl {
   }
 
   void parse_out(Statement& s, const LineContext& ctx) {
-    static const std::vector<std::string> keys = {"file", "dtype"};
+    static const std::vector<std::string> keys = {"file", "dtype", "shape"};
     const GmDecl& t = declared_tensor(ctx);
     std::vector<detail::KeyValue> pairs;
     std::vector<const detail::KeyValue*> slots;
@@ -127,13 +168,14 @@ struct Reader::Impl {
     o.tensor = t.id;
     o.file = std::string(slots[0]->value);
     o.dtype = dtype_field(slots[1], isa::DType::Int8, t, ctx);
+    o.shape = shape_field(slots[2], o.dtype, t, ctx);
     o.loc = ctx.at(tokens[0].column);
     s.kind = Statement::Kind::Out;
     s.out = std::move(o);
   }
 
   void parse_expect(Statement& s, const LineContext& ctx) {
-    static const std::vector<std::string> keys = {"file", "dtype"};
+    static const std::vector<std::string> keys = {"file", "dtype", "shape"};
     const GmDecl& t = declared_tensor(ctx);
     std::vector<detail::KeyValue> pairs;
     std::vector<const detail::KeyValue*> slots;
@@ -144,6 +186,7 @@ struct Reader::Impl {
     e.tensor = t.id;
     e.file = resolve(base_dir, slots[0]->value);
     e.dtype = dtype_field(slots[1], isa::DType::Int32, t, ctx);
+    e.shape = shape_field(slots[2], e.dtype, t, ctx);
     e.loc = ctx.at(tokens[0].column);
     s.kind = Statement::Kind::Expect;
     s.expect = std::move(e);

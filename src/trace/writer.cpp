@@ -188,11 +188,12 @@ std::string directive(const char* word, const std::string& name) {
   return std::string(word) + " " + name;
 }
 
-// ".out NAME file=PATH [dtype=D]" and ".expect ..." (same fields).
+// ".out NAME file=PATH [dtype=D] [shape=D0,D1]" and ".expect ..." (same fields).
 std::string file_directive(const char* word, const std::string& name, const std::string& file,
-                           const std::string& dtype) {
+                           const std::string& dtype, const std::vector<uint64_t>& shape) {
   std::string s = directive(word, name) + " file=" + file;
   if (!dtype.empty()) s += " dtype=" + dtype;
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : " shape=") + std::to_string(shape[i]);
   return s;
 }
 
@@ -247,12 +248,14 @@ std::string format_gm(const std::string& name, uint64_t size, const std::string&
   return s;
 }
 
-std::string format_out(const std::string& name, const std::string& file, const std::string& dtype) {
-  return file_directive(".out", name, file, dtype);
+std::string format_out(const std::string& name, const std::string& file, const std::string& dtype,
+                       const std::vector<uint64_t>& shape) {
+  return file_directive(".out", name, file, dtype, shape);
 }
 
-std::string format_expect(const std::string& name, const std::string& file, const std::string& dtype) {
-  return file_directive(".expect", name, file, dtype);
+std::string format_expect(const std::string& name, const std::string& file, const std::string& dtype,
+                          const std::vector<uint64_t>& shape) {
+  return file_directive(".expect", name, file, dtype, shape);
 }
 
 }  // namespace aicore::trace

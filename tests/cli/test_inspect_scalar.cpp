@@ -46,7 +46,7 @@ TEST_CASE("scalar and MTE3 flags: lanes, arrows and waves match instr.csv", "[cl
     if (e["ph"] == "M" && e["name"] == "thread_name") lanes[e["tid"].get<int>()] = e["args"]["name"];
     if (e["ph"] == "M" && e["name"] == "process_name") process = e["args"]["name"];
     if (e["ph"] == "X") ++x_on_lane[lanes[e["tid"].get<int>()]];
-    if (e["ph"] == "f") ++flows;
+    if (e.value("flow_in", false)) ++flows;
   }
   CHECK_THAT(process, Contains("we\"ird\\name.trace"));
   CHECK(x_on_lane["SCALAR"] == 4);  // WaitFlag MTE2_S, SetFlag S_MTE2, the barrier, WaitFlag MTE3_S

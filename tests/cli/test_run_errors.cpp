@@ -169,7 +169,7 @@ TEST_CASE(".expect mismatch exits 1 with the first differing elements", "[cli][e
   d.write("want.bin", want);
   const auto r = harness::run_trace(d, ".gm c size=64\n.expect c file=want.bin dtype=int32\n");
   CHECK(r.status == 1);
-  CHECK_THAT(r.err, Contains("1 elements") && Contains("[1] expected 7, got 0"));
+  CHECK_THAT(r.err, Contains("in 1 of 16 int32 elements;") && Contains("[1] expected 7, got 0"));
   CHECK(harness::stats(d)["status"] == "mismatch");
 }
 

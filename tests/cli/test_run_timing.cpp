@@ -33,7 +33,7 @@ const char* kSparse = "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=48 
 
 }  // namespace
 
-TEST_CASE("lone LoadData to L0A: 256 B/cycle, +28 latency; latency and bandwidth are config",
+TEST_CASE("lone LoadData to L0A: 256 B/cycle, +28 latency, latency and bandwidth are config",
           "[cli][timing]") {
   const Row r = row_of(kLoadL0A, 0);
   CHECK(r.start == 0);
@@ -73,7 +73,7 @@ TEST_CASE("consecutive instructions on one pipe overlap their latency", "[cli][t
   CHECK(second.start == 6);  // starts when the first one's occupancy ends, not its latency
 }
 
-TEST_CASE("SetFlag fires after earlier instructions complete; WaitFlag holds its pipe",
+TEST_CASE("SetFlag fires after earlier instructions complete, WaitFlag holds its pipe",
           "[cli][timing][sync]") {
   const std::string t = std::string(kLoadL0A) +
                         "SetFlag event=MTE1_M id=0\n"

@@ -182,7 +182,7 @@ TEST_CASE("densify: .npy and raw input, counts, kept matrix", "[cli][densify]") 
   CHECK(r.status == 2);
 }
 
-TEST_CASE("densify never hides lost data; --strict refuses it", "[cli][densify]") {
+TEST_CASE("densify never hides lost data, --strict refuses it", "[cli][densify]") {
   TempDir d("lossy");
   // K = 8, N = 1: groups (1 2 3 0) and (0 0 0 5)
   const int8_t b[] = {1, 2, 3, 0, 0, 0, 0, 5};

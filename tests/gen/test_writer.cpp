@@ -126,6 +126,8 @@ TEST_CASE("directive helpers", "[writer]") {
   CHECK(trace::format_gm("c", 1024) == ".gm c size=1024");
   CHECK(trace::format_expect("c", "c_golden.bin", "int32") == ".expect c file=c_golden.bin dtype=int32");
   CHECK(trace::format_out("c", "c.npy") == ".out c file=c.npy");
+  CHECK(trace::format_expect("c", "g.npy", "", {16, 32}) == ".expect c file=g.npy shape=16,32");
+  CHECK(trace::format_out("c", "c.npy", "int32", {2, 3, 4}) == ".out c file=c.npy dtype=int32 shape=2,3,4");
   CHECK_THROWS_AS(trace::format_gm("bad name", 4), std::invalid_argument);
   CHECK_THROWS_AS(trace::format_addr(gm(9, 0), kNames), std::invalid_argument);
   CHECK_THROWS_AS(trace::format_addr(on(Space::SparseIndex, 0), kNames), std::invalid_argument);

@@ -96,7 +96,7 @@ TEST_CASE("background observers get the same calls in the same order, with tenso
   for (const auto& t : a.threads) CHECK(t != std::this_thread::get_id());
 }
 
-TEST_CASE("an observer's exception comes back from finish; later events are dropped",
+TEST_CASE("an observer's exception comes back from finish, later events are dropped",
           "[report][background]") {
   std::vector<model::TensorInfo> live;
   report::BackgroundObservers bg(live);

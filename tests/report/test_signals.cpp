@@ -164,7 +164,7 @@ TEST_CASE("a window with no change inside still gets its initial values", "[repo
   CHECK(f.rec.batches[0].values.at("MTE2.busy") == 1);
 }
 
-TEST_CASE("flags count pending sets; a change for a released cycle is counted late",
+TEST_CASE("flags count pending sets, a change for a released cycle is counted late",
           "[report][signals][sync]") {
   Feed f;
   const isa::EventPair e{Pipe::MTE2, Pipe::MTE1};

@@ -195,3 +195,40 @@ TEST_CASE("format_element renders each dtype", "[data]") {
   CHECK_FALSE(is_npy_path("x.bin"));
   CHECK_FALSE(is_npy_path("npy"));
 }
+
+TEST_CASE("the shape of a mismatch: shape=, else a .npy golden's own, else 1-D", "[data][expect][shape]") {
+  TempDir dir;
+  const std::vector<uint8_t> zeros(64, 0);
+  std::vector<uint8_t> one = zeros;
+  one[20] = 1;  // int32 element 5
+  trace_test::write_bytes(dir.file("g.bin"), std::string(one.begin(), one.end()));
+  ExpectDecl e = expect(dir.file("g.bin"), isa::DType::Int32);
+  CHECK(compare_expect(e, zeros.data(), zeros.size())->shape == std::vector<uint64_t>{16});
+  CHECK(compare_expect(e, zeros.data(), zeros.size())->elements == 16);
+  e.shape = {4, 4};
+  CHECK(compare_expect(e, zeros.data(), zeros.size())->shape == std::vector<uint64_t>{4, 4});
+  write_npy(dir.file("g.npy"), "<i4", {2, 8}, one.data(), one.size());
+  CHECK(compare_expect(expect(dir.file("g.npy"), isa::DType::Int32), zeros.data(), zeros.size())->shape ==
+        std::vector<uint64_t>{2, 8});
+  // The same .npy read as int8 holds 64 elements, not 2 x 8: its header does not apply.
+  CHECK(compare_expect(expect(dir.file("g.npy"), isa::DType::Int8), zeros.data(), zeros.size())->shape ==
+        std::vector<uint64_t>{64});
+}
+
+TEST_CASE("index_text and shape_text", "[data][shape]") {
+  CHECK(index_text(5, {16}).empty());
+  CHECK(index_text(5, {4, 4}) == "(row 1, col 1)");
+  CHECK(index_text(15, {4, 4}) == "(row 3, col 3)");
+  CHECK(index_text(13, {2, 2, 4}) == "(1, 1, 1)");
+  CHECK(shape_text({16, 16}) == "16 x 16");
+  CHECK(shape_text({7}) == "7");
+}
+
+TEST_CASE("write_tensor_file writes the given shape into a .npy", "[data][shape]") {
+  TempDir dir;
+  const std::vector<uint8_t> v(48, 1);
+  write_tensor_file(dir.file("c.npy"), v.data(), v.size(), isa::DType::Int32, {3, 4});
+  CHECK(read_npy(dir.file("c.npy")).shape == std::vector<uint64_t>{3, 4});
+  CHECK_THROWS_WITH(write_tensor_file(dir.file("d.npy"), v.data(), v.size(), isa::DType::Int32, {5, 4}),
+                    EndsWith("cannot save 12 int32 elements as 5 x 4"));
+}

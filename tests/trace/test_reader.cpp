@@ -240,6 +240,18 @@ TEST_CASE("omitted fields take the Ascend C defaults", "[reader][defaults]") {
   REQUIRE(all[2].kind == Statement::Kind::Expect);
   CHECK(all[2].expect.dtype == isa::DType::Int32);
   CHECK(all[2].expect.file == "/abs/g.bin");  // absolute paths are not re-based
+  CHECK(all[1].out.shape.empty());            // no shape= given
+  CHECK(all[2].expect.shape.empty());
+}
+
+TEST_CASE(".out and .expect take shape= in elements of their dtype", "[reader][shape]") {
+  const auto all = read_all(
+      ".gm x size=1024\n.out x file=x.npy dtype=int32 shape=16,16\n.expect x file=g.bin shape=4,8,8\n"
+      ".out x file=y.npy shape=1024\n");
+  REQUIRE(all.size() == 4);
+  CHECK(all[1].out.shape == std::vector<uint64_t>{16, 16});
+  CHECK(all[2].expect.shape == std::vector<uint64_t>{4, 8, 8});  // int32 by default: 256 elements
+  CHECK(all[3].out.shape == std::vector<uint64_t>{1024});        // int8 by default
 }
 
 TEST_CASE("every key of every instruction can be given", "[reader][keys]") {

@@ -10,9 +10,11 @@
 namespace aicore::config {
 
 struct Cap {
-  std::string key;        // the capped key, e.g. "gm.read.bytes_per_cycle"
-  std::string capped_by;  // the key that bounds it, e.g. "gm.shared_bytes_per_cycle"
-  std::string why;        // one line: why the second bounds the first
+  std::string key;               // the capped key, e.g. "gm.read.bytes_per_cycle"
+  std::string capped_by;         // the key that bounds it, e.g. "gm.shared_bytes_per_cycle"
+  std::string why;               // one line: why the second bounds the first
+  double factor = 1;             // the bound is capped_by x factor (unit conversion, e.g. bytes -> elements)
+  std::string factor_text = "";  // how the factor reads in messages: " / 4", " x 4" ("" for 1)
 };
 
 // Every cap relation, in param-table order of `key`.
@@ -20,7 +22,7 @@ const std::vector<Cap>& caps();
 
 // The warning for `key` in `c` when its value exceeds a cap ("" when it does not, or when `key`
 // is capped by nothing): "gm.read.bytes_per_cycle = 512 is above gm.shared_bytes_per_cycle = 256
-// (...): raising it further changes nothing".
+// (...): raising it past 256 changes nothing". The first cap `key` exceeds, in table order.
 std::string cap_warning(const Config& c, const std::string& key);
 
 }  // namespace aicore::config

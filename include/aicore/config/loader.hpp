@@ -19,10 +19,25 @@ std::string default_configs_dir();
 
 // `preset_or_path` is a preset name or a YAML file path; `sets` are "a.b.c=value" strings applied
 // on top of the file, later ones winning. Config::name is the preset name or the path as given.
+//
+// A file whose top level has `base: PRESET|PATH` is an overlay: it starts from that preset or file
+// (a path is relative to the overlay's own directory) and gives only the keys it changes; bases
+// may be overlays themselves. A cycle of bases is an error naming the files. Every value keeps the
+// file:line:column it was written at, so errors point into whichever file of the chain holds it.
 Config load(const std::string& preset_or_path, const std::vector<std::string>& sets,
             const std::string& configs_dir);
 
-// Same, from YAML text already in memory; `file` is the name used in error locations.
+// load() plus the keys the user changed on top of a complete file: those given by --set and by
+// overlay files, in param-table order (what cap warnings look at, caps.hpp).
+struct Loaded {
+  Config config;
+  std::vector<std::string> changed;
+};
+Loaded load_with_changes(const std::string& preset_or_path, const std::vector<std::string>& sets,
+                         const std::string& configs_dir);
+
+// Same as load(), from YAML text already in memory; `file` is the name used in error locations
+// and the directory a `base:` path is relative to; base presets come from default_configs_dir().
 Config load_yaml_text(const std::string& text, const std::string& file, const std::vector<std::string>& sets,
                       const std::string& name);
 

@@ -12,14 +12,22 @@ namespace aicore::gen {
 // gen --m M --k K --n N (--sparse | --dense) --out DIR [--seed S] [--name NAME]
 //     [--a A.npy] [--b B.npy] [--tile-m TM] [--tile-n TN] [--tile-k TK]
 //     [--density D] [--pattern 4:2|full] [--lossy P] [--no-originals]
-int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// `program` names the front end in usage lines ("aicore-gen", "aicore-sim").
+int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+             const std::string& program = "aicore-gen");
 
 // densify INPUT(.npy | raw .bin) [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy]
 // [--strict]
-int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                 const std::string& program = "aicore-gen");
 
-// Usage text of each command (printed for --help and after a command-line error).
-const char* gen_usage();
-const char* densify_usage();
+// Synopsis (the command line after the program name) and one-line summary of each command, for
+// the help texts of every front end; the usage text (--help, and after a command-line error).
+const char* gen_synopsis();
+const char* gen_summary();
+std::string gen_usage(const std::string& program);
+const char* densify_synopsis();
+const char* densify_summary();
+std::string densify_usage(const std::string& program);
 
 }  // namespace aicore::gen

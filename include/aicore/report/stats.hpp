@@ -10,6 +10,7 @@
 #include "aicore/config/config.hpp"
 #include "aicore/model/chip.hpp"
 #include "aicore/model/observer.hpp"
+#include "aicore/report/cube_utilisation.hpp"
 
 namespace aicore::report {
 
@@ -32,6 +33,7 @@ class StatsCollector : public model::Observer {
     std::array<PipeWaits, isa::kPipeCount> waits{};
     std::array<uint64_t, kPathCount> path_bytes{};
     uint64_t macs = 0, dense_macs = 0, sparse = 0;
+    CubeUtilisation cube;  // per kind of Cube instruction
     void add(const Figures& o);
   };
   // Core `c` (zeros for a core that ran nothing) and the sum over all cores.

@@ -1,12 +1,24 @@
-// timeline.json (--timeline): Chrome trace-event JSON for Perfetto (ui.perfetto.dev) and
-// chrome://tracing. One thread track per pipe named like the msprof lanes (SCALAR, MTE2, MTE1,
-// CUBE, FIXP, MTE3), one "X" slice per instruction (its occupancy, start to busy_end), flow
-// arrows ("s"/"f", bound to the enclosing slice) from each SetFlag to the WaitFlag it released,
-// and "C" counter tracks for queue depths and bytes per cycle on each data path.
-// Timestamps are microseconds at the configured clock; every slice carries its cycles in args.
-// Streamed: slices are written as they are reported, counters as the SignalTracker (shared
-// with waves.vcd when both are written) releases them; only flags set and not yet consumed
-// are remembered.
+// timeline.json (--timeline): Chrome trace-event JSON that reads the same in Perfetto
+// (ui.perfetto.dev) and in the legacy catapult viewer behind chrome://tracing.
+//
+// - One thread lane per pipe, named like the msprof lanes (SCALAR, MTE2, MTE1, CUBE, FIXP, MTE3),
+//   declared only when an instruction runs on it; one "X" slice per instruction (its occupancy,
+//   start to busy_end) with its cycles, line, operands and waits in args.
+// - The time axis counts cycles: one cycle is one nanosecond ("displayTimeUnit": "ns", ts and dur
+//   in microseconds as the format says, so cycle c is ts c/1000, written exactly). Both viewers
+//   keep whole nanoseconds (Perfetto stores integer ns; catapult nests slices by comparing times
+//   rounded to its display unit), so at a real clock above 1 GHz a one-cycle instruction would be
+//   less than their resolution and back-to-back ones would nest or vanish. Real time is
+//   cycles / clock_mhz (the process name and otherData say the clock).
+// - Flow arrows from each SetFlag to the WaitFlag it released, bound to the two slices themselves
+//   ("bind_id", "flow_out" on the SetFlag, "flow_in" on the WaitFlag; ids from 1), never by
+//   timestamp. A SetFlag's slice is held back until its WaitFlag shows (at most one per flag that
+//   is set and not yet consumed), so no arrow is left without an end.
+// - "C" counter tracks for queue depths and bytes per cycle on each data path: one sample per
+//   counter and cycle, only for counters that change (a counter's value at the start of the window
+//   is written just before its first change).
+// Streamed: slices are written as they are reported, counters as the SignalTracker (shared with
+// waves.vcd when both are written) releases them.
 #pragma once
 #include <string>
 #include <utility>
@@ -34,30 +46,44 @@ class TimelineWriter : public model::Observer, private SignalSink {
   void on_instruction(const model::InstrRecord& r) override;
   void on_flag(const model::FlagEvent& e) override;
 
-  // After the tracker's finish: closes the JSON (InputError if writing failed).
+  // After the tracker's finish: writes the SetFlags still held and closes the JSON (InputError if
+  // writing failed).
   void finish();
 
  private:
+  // A SetFlag slice waiting for the WaitFlag that consumes its flag.
+  struct HeldSet {
+    isa::Instruction instr;
+    model::InstrRecord record;  // record.instr points at `instr` once written
+  };
+  enum class Flow { None, Out, In };
+
   void on_values(uint64_t cycle, const std::vector<SignalValue>& values, bool initial) override;
-  uint64_t ns(uint64_t cycle) const;
-  void us(uint64_t ns, bool start);  // writes microseconds (see timeline.cpp)
+  void ts(uint64_t cycle);  // cycle as microseconds on the one-ns-per-cycle axis
   void operands(const isa::Op& op);
   void begin_event();
-  void flow(char phase, uint64_t id, const isa::Instruction& instr, isa::Pipe pipe, uint64_t cycle);
+  void declare_lane(isa::Pipe p);
+  void slice(const model::InstrRecord& r, Flow flow, uint64_t flow_id);
+  void write_held(size_t i, Flow flow, uint64_t flow_id);
+  void counter_sample(uint64_t cycle, const SignalValue& v);
 
   std::string path_;
   TextOut out_;
   bool open_ = false;
-  double mhz_;
   const SignalTracker& tracker_;
   const std::vector<model::TensorInfo>& tensors_;
   std::vector<std::string> gm_names_;
   std::string text_;  // one instruction's text, reused
   bool first_ = true;
+  std::vector<uint8_t> lane_declared_;
   std::vector<std::string> counter_name_, counter_arg_;  // per signal; empty: not a counter
-  std::vector<uint64_t> open_sets_;                      // SetFlags whose "s" was written
-  std::vector<std::pair<uint64_t, uint64_t>>
-      releases_;  // (WaitFlag, SetFlag) consumed, slice not yet written
+  std::vector<uint8_t> counter_started_;                 // its first sample is written
+  std::vector<SignalValue> initial_;                     // per signal: the value at the window's start
+  uint64_t initial_cycle_ = 0;
+  std::vector<HeldSet> held_;  // SetFlags shown, their flag not yet consumed
+  // (WaitFlag index, SetFlag index): consumed, the WaitFlag's slice not yet written.
+  std::vector<std::pair<uint64_t, uint64_t>> releases_;
+  uint64_t next_flow_id_ = 1;
 };
 
 }  // namespace aicore::report

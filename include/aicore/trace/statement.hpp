@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "aicore/common/error.hpp"
 #include "aicore/isa/instructions.hpp"
@@ -18,19 +19,22 @@ struct GmDecl {
   SourceLoc loc;      // the directive (column 1 = the '.')
 };
 
-// `.out NAME file=PATH [dtype=int8]`
+// `.out NAME file=PATH [dtype=int8] [shape=D0,D1,...]`
 struct OutDecl {
   uint32_t tensor = 0;
   std::string file;  // as written: relative to the output directory
   isa::DType dtype = isa::DType::Int8;
+  std::vector<uint64_t>
+      shape;  // shape= in elements of dtype, C order (product = size / dtype size); empty = none
   SourceLoc loc;
 };
 
-// `.expect NAME file=PATH [dtype=int32]`
+// `.expect NAME file=PATH [dtype=int32] [shape=D0,D1,...]`
 struct ExpectDecl {
   uint32_t tensor = 0;
   std::string file;  // resolved against the trace file's directory
   isa::DType dtype = isa::DType::Int32;
+  std::vector<uint64_t> shape;  // as OutDecl::shape
   SourceLoc loc;
 };
 

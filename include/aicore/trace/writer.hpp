@@ -2,6 +2,7 @@
 // Generators and tools write traces through these functions so that every trace they emit
 // parses back to the same ops (tested as a round trip).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,12 @@ std::string format_instruction(const isa::Op& op, const std::vector<std::string>
 // On an exception, `out` may hold part of the text.
 void append_instruction(std::string& out, const isa::Op& op, const std::vector<std::string>& gm_names);
 
-// Directives. `file` is empty when absent; `dtype` is empty to leave it at the default.
+// Directives. `file` is empty when absent; `dtype` is empty to leave it at the default; `shape`
+// is empty to leave it out.
 std::string format_gm(const std::string& name, uint64_t size, const std::string& file = "");
-std::string format_out(const std::string& name, const std::string& file, const std::string& dtype = "");
-std::string format_expect(const std::string& name, const std::string& file, const std::string& dtype = "");
+std::string format_out(const std::string& name, const std::string& file, const std::string& dtype = "",
+                       const std::vector<uint64_t>& shape = {});
+std::string format_expect(const std::string& name, const std::string& file, const std::string& dtype = "",
+                          const std::vector<uint64_t>& shape = {});
 
 }  // namespace aicore::trace

@@ -1,0 +1,61 @@
+#include "inspection.hpp"
+
+#include <filesystem>
+#include <ostream>
+
+namespace aicore::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+// Viewers load a timeline.json of up to about this size; past it, suggest --window.
+constexpr uintmax_t kViewerLimitBytes = 256u << 20;
+}  // namespace
+
+Inspection::Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg,
+                       model::Chip& sim)
+    : args_(a) {
+  const fs::path dir(a.out_dir);
+  const std::string name = fs::path(a.trace).filename().string();
+  if (!a.instr_log && !a.timeline && !a.vcd) return;
+  worker_ = std::make_unique<report::BackgroundObservers>(sim.tensors());
+  if (a.instr_log) csv_ = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
+  if (a.timeline || a.vcd) signals_ = std::make_unique<report::SignalTracker>(w, a.vcd);
+  if (a.timeline)
+    timeline_ = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name,
+                                                         *signals_, worker_->tensors());
+  if (a.vcd) vcd_ = std::make_unique<report::VcdWriter>((dir / "waves.vcd").string(), cfg, name, *signals_);
+  if (csv_) worker_->add(*csv_);
+  if (signals_) worker_->add(*signals_);
+  if (timeline_) worker_->add(*timeline_);
+  sim.add_observer(worker_.get());
+}
+
+void Inspection::finish(uint64_t cycles, Diagnostics& diag) {
+  if (worker_) worker_->finish();  // every event delivered; the writers are ours again
+  if (csv_) csv_->finish();
+  const fs::path dir(args_.out_dir);
+  if (signals_) signals_->finish(cycles);  // the last values, to both files
+  if (timeline_) {
+    timeline_->finish();
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(dir / "timeline.json", ec);
+    if (!ec && size > kViewerLimitBytes)
+      diag.note("timeline.json is " + std::to_string(size >> 20) +
+                " MB; viewers load about 256 MB: use --window START:END");
+  }
+  if (vcd_) vcd_->finish(cycles);
+  if (signals_ && signals_->late_changes())
+    diag.warning(std::to_string(signals_->late_changes()) +
+                 " signal change(s) reached the timeline/waves after their cycle was written (the model "
+                 "broke the observer timing contract); they are shown late");
+}
+
+void Inspection::announce(std::ostream& out) const {
+  const fs::path dir(args_.out_dir);
+  if (args_.instr_log) out << "wrote " << (dir / "instr.csv").string() << "\n";
+  if (args_.timeline) out << "wrote " << (dir / "timeline.json").string() << "\n";
+  if (args_.vcd) out << "wrote " << (dir / "waves.vcd").string() << "\n";
+}
+
+}  // namespace aicore::cli

@@ -1,0 +1,18 @@
+#include "load_config.hpp"
+
+#include "aicore/config/caps.hpp"
+#include "aicore/config/loader.hpp"
+
+namespace aicore::cli {
+
+config::Config load_config(const std::string& preset_or_path, const std::vector<std::string>& sets,
+                           Diagnostics& diag) {
+  config::Loaded l = config::load_with_changes(preset_or_path, sets, config::default_configs_dir());
+  // Only keys the user changed: the presets themselves sit past some caps on purpose (Fixpipe
+  // reads L0C faster than it can write GM), and repeating that on every run would be noise.
+  for (const std::string& key : l.changed)
+    if (const std::string w = config::cap_warning(l.config, key); !w.empty()) diag.warning(w);
+  return std::move(l.config);
+}
+
+}  // namespace aicore::cli
