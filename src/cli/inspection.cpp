@@ -20,7 +20,8 @@ Inspection::Inspection(const RunArgs& a, const report::CycleWindow& w, const con
   if (!a.instr_log && !a.timeline && !a.vcd) return;
   worker_ = std::make_unique<report::BackgroundObservers>(sim.tensors());
   if (a.instr_log) csv_ = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
-  if (a.timeline || a.vcd) signals_ = std::make_unique<report::SignalTracker>(w, a.vcd);
+  if (a.timeline || a.vcd)
+    signals_ = std::make_unique<report::SignalTracker>(w, a.vcd, static_cast<uint32_t>(sim.core_count()));
   if (a.timeline)
     timeline_ = std::make_unique<report::TimelineWriter>((dir / "timeline.json").string(), cfg, name,
                                                          *signals_, worker_->tensors());

@@ -12,7 +12,7 @@ using isa::Pipe;
 namespace {
 const Pipe kPipes[] = {Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX, Pipe::MTE3};
 const char* kPathNames[] = {"GM_to_L1", "L1_to_L0A", "L1_to_L0B", "L1_to_L0B_sparse", "L0C_to_GM"};
-size_t at(Pipe p) {
+size_t pipe_index(Pipe p) {
   return static_cast<size_t>(p);
 }
 }  // namespace
@@ -47,51 +47,68 @@ const char* lane_name(Pipe p) {
   return "?";
 }
 
-SignalTracker::SignalTracker(CycleWindow window, bool waves) : window_(window), waves_(waves) {
+SignalTracker::SignalTracker(CycleWindow window, bool waves, uint32_t cores)
+    : window_(window), waves_(waves), cores_(std::max<uint32_t>(cores, 1)) {
   wants_queue_ = true;
-  busy_.fill(-1);
-  index_.fill(-1);
-  line_.fill(-1);
-  queue_.fill(-1);
-  for (Pipe p : kPipes) {
-    if (waves_) {
-      busy_[at(p)] = static_cast<int>(add(lane_name(p), "busy", SignalKind::Bit, 1, 0));
-      index_[at(p)] = static_cast<int>(add(lane_name(p), "instr_index", SignalKind::Vector, 64, kUnknown));
-      line_[at(p)] = static_cast<int>(add(lane_name(p), "instr_line", SignalKind::Vector, 32, kUnknown));
+  const size_t slots = cores_ * isa::kPipeCount;
+  busy_.assign(slots, -1);
+  index_.assign(slots, -1);
+  line_.assign(slots, -1);
+  queue_.assign(slots, -1);
+  path_.assign(cores_ * kPathCount, -1);
+  flag_.assign(cores_ * isa::kPipeCount * isa::kPipeCount * isa::kEventIds, -1);
+  pending_.resize(slots);
+  pipe_free_.assign(slots, 0);
+  issued_.assign(cores_, 0);
+  for (uint16_t c = 0; c < cores_; ++c) {
+    const isa::CoreId core{c};
+    for (Pipe p : kPipes) {
+      const std::string sc = scope(c, lane_name(p));
+      if (waves_) {
+        busy_[at(core, p)] = static_cast<int>(add(c, sc, "busy", SignalKind::Bit, 1, 0));
+        index_[at(core, p)] = static_cast<int>(add(c, sc, "instr_index", SignalKind::Vector, 64, kUnknown));
+        line_[at(core, p)] = static_cast<int>(add(c, sc, "instr_line", SignalKind::Vector, 32, kUnknown));
+      }
+      // The scalar unit runs its own instructions and has no queue.
+      if (p != Pipe::S)
+        queue_[at(core, p)] = static_cast<int>(add(c, sc, "queue_depth", SignalKind::Vector, 32, 0));
     }
-    // The scalar unit runs its own instructions and has no queue.
-    if (p != Pipe::S)
-      queue_[at(p)] = static_cast<int>(add(lane_name(p), "queue_depth", SignalKind::Vector, 32, 0));
-  }
-  for (int i = 0; i < kPathCount; ++i)
-    path_[static_cast<size_t>(i)] =
-        static_cast<int>(add("paths", kPathNames[i], SignalKind::Real, 64, real_bits(0)));
-  flag_.assign(isa::kPipeCount * isa::kPipeCount * isa::kEventIds, -1);
-  if (waves_)
-    for (Pipe s : kPipes)
-      for (Pipe d : kPipes) {
-        if (!isa::is_legal_event(isa::EventPair{s, d})) continue;
+    for (int i = 0; i < kPathCount; ++i)
+      path_[c * kPathCount + static_cast<size_t>(i)] =
+          static_cast<int>(add(c, scope(c, "paths"), kPathNames[i], SignalKind::Real, 64, real_bits(0)));
+    if (!waves_) continue;
+    for (Pipe src : kPipes)
+      for (Pipe dst : kPipes) {
+        if (!isa::is_legal_event(isa::EventPair{src, dst})) continue;
         for (int id = 0; id < isa::kEventIds; ++id) {
           const std::string name =
-              std::string(isa::to_string(s)) + "_" + isa::to_string(d) + "_" + std::to_string(id);
-          flag_[(at(s) * isa::kPipeCount + at(d)) * isa::kEventIds + static_cast<size_t>(id)] =
-              static_cast<int>(add("flags", name, SignalKind::Bit, 1, 0));
+              std::string(isa::to_string(src)) + "_" + isa::to_string(dst) + "_" + std::to_string(id);
+          flag_[((c * isa::kPipeCount + pipe_index(src)) * isa::kPipeCount + pipe_index(dst)) *
+                    isa::kEventIds +
+                static_cast<size_t>(id)] =
+              static_cast<int>(add(c, scope(c, "flags"), name, SignalKind::Bit, 1, 0, true));
         }
       }
+  }
   touched_.assign(info_.size(), 0);
 }
 
-int SignalTracker::queue_signal(Pipe p) const {
-  return queue_[at(p)];
-}
-int SignalTracker::path_signal(Path p) const {
-  return path_[static_cast<size_t>(p)];
+std::string SignalTracker::scope(uint16_t core, const std::string& inner) const {
+  return cores_ > 1 ? "core" + std::to_string(core) + "/" + inner : inner;
 }
 
-uint32_t SignalTracker::add(const std::string& scope, const std::string& name, SignalKind kind,
-                            uint32_t width, uint64_t init) {
+int SignalTracker::queue_signal(Pipe p, isa::CoreId c) const {
+  return c.value < cores_ ? queue_[at(c, p)] : -1;
+}
+int SignalTracker::path_signal(Path p, isa::CoreId c) const {
+  return c.value < cores_ ? path_[c.value * kPathCount + static_cast<size_t>(p)] : -1;
+}
+
+uint32_t SignalTracker::add(uint16_t core, const std::string& scope, const std::string& name, SignalKind kind,
+                            uint32_t width, uint64_t init, bool flag) {
   info_.push_back(SignalInfo{scope, name, kind, width});
-  is_flag_.push_back(scope == "flags" ? 1 : 0);
+  core_of_.push_back(core);
+  is_flag_.push_back(flag ? 1 : 0);
   value_.push_back(init);
   shown_.push_back(init);
   return static_cast<uint32_t>(info_.size() - 1);
@@ -122,9 +139,12 @@ uint64_t SignalTracker::shown(uint32_t s) const {
 }
 
 void SignalTracker::on_instruction(const model::InstrRecord& r) {
-  const size_t p = at(r.pipe);
+  if (r.core.value >= cores_) return;  // a core the tracker was not told about: nothing to draw
+  const size_t p = at(r.core, r.pipe);
+  now_ = std::max(now_, r.start_cycle);
   if (r.pipe == Pipe::S) {
-    issued_ = std::max(issued_, r.busy_end);  // the scalar unit issues nothing before it is free
+    // The scalar unit issues nothing before it is free.
+    issued_[r.core.value] = std::max(issued_[r.core.value], r.busy_end);
   } else {
     if (!pending_[p].empty()) pending_[p].pop_front();
     pipe_free_[p] = std::max(pipe_free_[p], r.busy_end);
@@ -136,35 +156,53 @@ void SignalTracker::on_instruction(const model::InstrRecord& r) {
       push(r.busy_end, static_cast<int>(p), 0, Op::End);
     }
     if (const auto path = path_of(r.instr->op)) {
+      const int sig = path_signal(*path, r.core);
       const double rate = static_cast<double>(r.bytes) / static_cast<double>(r.busy_end - r.start_cycle);
-      push(r.start_cycle, path_[static_cast<size_t>(*path)], real_bits(rate));
-      push(r.busy_end, path_[static_cast<size_t>(*path)], real_bits(0));
+      push(r.start_cycle, sig, real_bits(rate));
+      push(r.busy_end, sig, real_bits(0));
     }
   }
   advance();
 }
 
 void SignalTracker::on_flag(const model::FlagEvent& e) {
-  if (!waves_) return;
-  const size_t i = (at(e.event.src) * isa::kPipeCount + at(e.event.dst)) * isa::kEventIds + e.id;
+  if (!e.set) now_ = std::max(now_, e.cycle);
+  if (!waves_ || e.core.value >= cores_) return;
+  const size_t i = ((e.core.value * isa::kPipeCount + pipe_index(e.event.src)) * isa::kPipeCount +
+                    pipe_index(e.event.dst)) *
+                       isa::kEventIds +
+                   e.id;
   push(e.cycle, i < flag_.size() ? flag_[i] : -1, e.set ? 1 : ~uint64_t{0}, Op::Add);
 }
 
-void SignalTracker::on_queue(isa::CoreId /*core*/, Pipe pipe, uint64_t cycle, int delta) {
+void SignalTracker::on_queue(isa::CoreId core, Pipe pipe, uint64_t cycle, int delta) {
+  if (core.value >= cores_) return;
   if (delta > 0) {
-    pending_[at(pipe)].push_back(cycle);
-    issued_ = std::max(issued_, cycle);
+    pending_[at(core, pipe)].push_back(cycle);
+    issued_[core.value] = std::max(issued_[core.value], cycle);
+  } else {
+    now_ = std::max(now_, cycle);
   }
-  push(cycle, queue_[at(pipe)], static_cast<uint64_t>(static_cast<int64_t>(delta)), Op::Add);
+  push(cycle, queue_[at(core, pipe)], static_cast<uint64_t>(static_cast<int64_t>(delta)), Op::Add);
   advance();
 }
 
 void SignalTracker::advance() {
-  // No later callback carries a cycle below this (see the header).
-  uint64_t bound = issued_;
-  for (Pipe p : kPipes)
-    if (!pending_[at(p)].empty())
-      bound = std::min(bound, std::max(pipe_free_[at(p)], pending_[at(p)].front()));
+  // No later callback carries a cycle below this (see the header): per core, the least of its
+  // scalar unit's issue point and each pipe's next possible start; over the chip, the least of
+  // those. On a chip of several cores that bound stalls once one core has issued its last
+  // instruction, so there the time the callbacks have reached (their global time order,
+  // observer.hpp) bounds it from below too.
+  uint64_t bound = UINT64_MAX;
+  for (uint16_t c = 0; c < cores_; ++c) {
+    uint64_t b = issued_[c];
+    for (Pipe p : kPipes) {
+      const size_t i = at(isa::CoreId{c}, p);
+      if (!pending_[i].empty()) b = std::min(b, std::max(pipe_free_[i], pending_[i].front()));
+    }
+    bound = std::min(bound, b);
+  }
+  if (cores_ > 1) bound = std::max(bound, now_);
   if (bound > released_) release(bound);
 }
 
@@ -185,7 +223,7 @@ void SignalTracker::apply(const Change& c) {
     case Op::Add:
       touch(static_cast<int>(c.signal), value_[c.signal] + c.value);
       break;
-    case Op::Start:
+    case Op::Start:  // c.signal is at(core, pipe) here
       touch(busy_[c.signal], 1);
       touch(index_[c.signal], c.value);
       touch(line_[c.signal], c.line);

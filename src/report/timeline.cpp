@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -60,24 +61,46 @@ TimelineWriter::TimelineWriter(const std::string& path, const config::Config& cf
   counter_arg_.resize(n);
   counter_started_.assign(n, 0);
   initial_.assign(n, SignalValue{0, 0});
-  lane_declared_.assign(isa::kPipeCount, 0);
-  for (Pipe p : kLanes)
-    if (const int s = tracker_.queue_signal(p); s >= 0) {
-      counter_name_[static_cast<size_t>(s)] = std::string(lane_name(p)) + " queue";
-      counter_arg_[static_cast<size_t>(s)] = "depth";
+  lane_declared_.assign(tracker_.cores() * isa::kPipeCount, 0);
+  process_declared_.assign(tracker_.cores(), 0);
+  for (uint16_t c = 0; c < tracker_.cores(); ++c) {
+    for (Pipe p : kLanes)
+      if (const int s = tracker_.queue_signal(p, isa::CoreId{c}); s >= 0) {
+        counter_name_[static_cast<size_t>(s)] = std::string(lane_name(p)) + " queue";
+        counter_arg_[static_cast<size_t>(s)] = "depth";
+      }
+    for (int i = 0; i < kPathCount; ++i) {
+      const auto s = static_cast<size_t>(tracker_.path_signal(static_cast<Path>(i), isa::CoreId{c}));
+      counter_name_[s] = to_string(static_cast<Path>(i));
+      counter_arg_[s] = "bytes_per_cycle";
     }
-  for (int i = 0; i < kPathCount; ++i) {
-    const auto s = static_cast<size_t>(tracker_.path_signal(static_cast<Path>(i)));
-    counter_name_[s] = to_string(static_cast<Path>(i));
-    counter_arg_[s] = "bytes_per_cycle";
   }
   out_ << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"trace\":\"" << json_escape(trace)
        << "\",\"config\":\"" << json_escape(cfg.name) << "\",\"clock_mhz\":";
   out_.real(cfg.clock_mhz) << ",\"time_axis\":\"1 ns = 1 cycle\"},\"traceEvents\":[\n";
+  // One process per core: "aicore-sim TRACE (...)" on a chip of one core, "core1 ..." on more.
+  trace_ = json_escape(trace);
+  char mhz[32];
+  std::snprintf(mhz, sizeof mhz, "%.10g", cfg.clock_mhz);  // as TextOut::real writes it
+  process_suffix_ = " (" + json_escape(cfg.name) + ", " + mhz + " MHz; time axis in cycles: 1 ns = 1 cycle)";
+  declare_process(isa::CoreId{0});
+}
+
+void TimelineWriter::declare_process(isa::CoreId c) {
+  if (c.value >= process_declared_.size() || process_declared_[c.value]) return;
+  process_declared_[c.value] = 1;
   begin_event();
-  out_ << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"aicore-sim "
-       << json_escape(trace) << " (" << json_escape(cfg.name) << ", ";
-  out_.real(cfg.clock_mhz) << " MHz; time axis in cycles: 1 ns = 1 cycle)\"}}";
+  out_ << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << pid_of(c) << ",\"args\":{\"name\":\"";
+  if (tracker_.cores() > 1)
+    out_ << "core" << c.value << " of aicore-sim " << trace_;
+  else
+    out_ << "aicore-sim " << trace_;
+  out_ << process_suffix_ << "\"}}";
+  if (tracker_.cores() > 1) {
+    begin_event();
+    out_ << "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" << pid_of(c)
+         << ",\"args\":{\"sort_index\":" << pid_of(c) << "}}";
+  }
 }
 
 TimelineWriter::~TimelineWriter() = default;
@@ -96,15 +119,16 @@ void TimelineWriter::ts(uint64_t cycle) {
   }
 }
 
-void TimelineWriter::declare_lane(Pipe p) {
-  uint8_t& declared = lane_declared_[static_cast<size_t>(p)];
+void TimelineWriter::declare_lane(isa::CoreId c, Pipe p) {
+  uint8_t& declared = lane_declared_[c.value * isa::kPipeCount + static_cast<size_t>(p)];
   if (declared) return;
   declared = 1;
+  declare_process(c);
   begin_event();
-  out_ << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid_of(p) << ",\"args\":{\"name\":\""
-       << lane_name(p) << "\"}}";
+  out_ << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" << pid_of(c) << ",\"tid\":" << tid_of(p)
+       << ",\"args\":{\"name\":\"" << lane_name(p) << "\"}}";
   begin_event();
-  out_ << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid_of(p)
+  out_ << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":" << pid_of(c) << ",\"tid\":" << tid_of(p)
        << ",\"args\":{\"sort_index\":" << tid_of(p) << "}}";
 }
 
@@ -127,10 +151,10 @@ void TimelineWriter::operands(const isa::Op& op) {
 
 void TimelineWriter::slice(const model::InstrRecord& r, Flow flow, uint64_t flow_id) {
   const isa::Instruction& in = *r.instr;
-  declare_lane(r.pipe);
+  declare_lane(r.core, r.pipe);
   begin_event();
   out_ << "{\"name\":\"" << isa::mnemonic(in.op) << "\",\"cat\":\"" << lane_name(r.pipe)
-       << "\",\"ph\":\"X\",\"pid\":1,\"tid\":" << tid_of(r.pipe) << ",\"ts\":";
+       << "\",\"ph\":\"X\",\"pid\":" << pid_of(r.core) << ",\"tid\":" << tid_of(r.pipe) << ",\"ts\":";
   ts(r.start_cycle);
   out_ << ",\"dur\":";
   ts(r.busy_end - r.start_cycle);
@@ -169,11 +193,11 @@ void TimelineWriter::on_instruction(const model::InstrRecord& r) {
   // first, then the WaitFlag, both bound to one flow when both are shown.
   if (std::holds_alternative<isa::WaitFlag>(in.op)) {
     for (size_t i = 0; i < releases_.size(); ++i) {
-      if (releases_[i].first != in.index) continue;
-      const uint64_t set = releases_[i].second;
+      if (releases_[i].wait_index != in.index || releases_[i].core != r.core) continue;
+      const uint64_t set = releases_[i].set_index;
       releases_.erase(releases_.begin() + static_cast<std::ptrdiff_t>(i));
       for (size_t h = 0; h < held_.size(); ++h) {
-        if (held_[h].instr.index != set) continue;
+        if (held_[h].instr.index != set || held_[h].record.core != r.core) continue;
         if (!shown) {
           write_held(h, Flow::None, 0);
           break;
@@ -191,12 +215,15 @@ void TimelineWriter::on_instruction(const model::InstrRecord& r) {
 
 void TimelineWriter::on_flag(const model::FlagEvent& e) {
   if (e.set) return;  // the arrow starts at the SetFlag's slice
-  releases_.emplace_back(e.instr_index, e.set_index);
+  releases_.push_back(Release{e.core, e.instr_index, e.set_index});
 }
 
 void TimelineWriter::counter_sample(uint64_t cycle, const SignalValue& v) {
   begin_event();
-  out_ << "{\"name\":\"" << counter_name_[v.signal] << "\",\"ph\":\"C\",\"pid\":1,\"ts\":";
+  const isa::CoreId core = tracker_.core_of(v.signal);
+  declare_process(core);
+  out_ << "{\"name\":\"" << counter_name_[v.signal] << "\",\"ph\":\"C\",\"pid\":" << pid_of(core)
+       << ",\"ts\":";
   ts(cycle);
   out_ << ",\"args\":{\"" << counter_arg_[v.signal] << "\":";
   if (tracker_.signals()[v.signal].kind == SignalKind::Real)

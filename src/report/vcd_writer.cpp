@@ -20,6 +20,16 @@ std::string vcd_id(size_t n) {
   return s;
 }
 
+// "core1/MTE2" -> {"core1", "MTE2"}: one VCD scope per level (one per core on a chip of several).
+std::vector<std::string> split_scope(const std::string& scope) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t slash; (slash = scope.find('/', start)) != std::string::npos; start = slash + 1)
+    out.push_back(scope.substr(start, slash - start));
+  out.push_back(scope.substr(start));
+  return out;
+}
+
 }  // namespace
 
 VcdWriter::VcdWriter(const std::string& path, const config::Config& cfg, const std::string& trace,
@@ -37,18 +47,20 @@ VcdWriter::VcdWriter(const std::string& path, const config::Config& cfg, const s
   if (!window.whole()) out_ << "; window from cycle " << window.begin;
   out_ << " $end\n$timescale 1ns $end\n$scope module aicore $end\n";
   const auto& sig = tracker_.signals();
-  std::string scope;
+  std::vector<std::string> open;  // the nested scopes the previous signal was in
   for (size_t i = 0; i < sig.size(); ++i) {
     ids_.push_back(vcd_id(i));
-    if (sig[i].scope != scope) {
-      if (!scope.empty()) out_ << "$upscope $end\n";
-      scope = sig[i].scope;
-      out_ << "$scope module " << scope << " $end\n";
-    }
+    const std::vector<std::string> path = split_scope(sig[i].scope);
+    size_t same = 0;
+    while (same < open.size() && same < path.size() && open[same] == path[same]) ++same;
+    for (size_t k = open.size(); k > same; --k) out_ << "$upscope $end\n";
+    for (size_t k = same; k < path.size(); ++k) out_ << "$scope module " << path[k] << " $end\n";
+    open = path;
     out_ << "$var " << (sig[i].kind == SignalKind::Real ? "real " : "wire ") << sig[i].width << ' ' << ids_[i]
          << ' ' << sig[i].name << " $end\n";
   }
-  out_ << "$upscope $end\n$upscope $end\n$enddefinitions $end\n";
+  for (size_t k = open.size(); k > 0; --k) out_ << "$upscope $end\n";
+  out_ << "$upscope $end\n$enddefinitions $end\n";
 }
 
 VcdWriter::~VcdWriter() = default;

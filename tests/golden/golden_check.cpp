@@ -41,7 +41,9 @@ json pipes_of(const json& j) {
 }
 
 json timing_of(const json& s) {
-  json t = {{"cycles", s.at("cycles")}, {"instructions", s.at("instructions")}, {"pipes", pipes_of(s)},
+  json t = {{"cycles", s.at("cycles")},
+            {"instructions", s.at("instructions")},
+            {"pipes", pipes_of(s)},
             {"bound_pipe", s.at("summary").at("bound_pipe")}};
   for (const json& c : s.at("cores"))
     t["cores"].push_back({{"core", c.at("core")}, {"cycles", c.at("cycles")}, {"pipes", pipes_of(c)}});
@@ -56,8 +58,8 @@ std::string diff_lines(const std::string& want, const std::string& got, int max 
     const bool ha = static_cast<bool>(std::getline(a, la)), hb = static_cast<bool>(std::getline(b, lb));
     if (!ha && !hb) break;
     if (ha && hb && la == lb) continue;
-    out += "  line " + std::to_string(line) + ":\n    golden: " + (ha ? la : "(none)") + "\n    now:    " +
-           (hb ? lb : "(none)") + "\n";
+    out += "  line " + std::to_string(line) + ":\n    golden: " + (ha ? la : "(none)") +
+           "\n    now:    " + (hb ? lb : "(none)") + "\n";
     ++shown;
   }
   return out;
@@ -74,11 +76,12 @@ int main(int argc, char** argv) {
   const fs::path golden = argv[3];
   const bool update = argc > 4 && std::string(argv[4]) == "--update";
   const fs::path out = fs::temp_directory_path() / ("aicore-golden-" + std::to_string(getpid()));
-  const std::string cmd = sim + " run '" + trace + "' --timing-only --instr-log -q --out '" +
-                          out.string() + "' >/dev/null 2>" + (out.string() + ".err");
+  const std::string cmd = sim + " run '" + trace + "' --timing-only --instr-log -q --out '" + out.string() +
+                          "' >/dev/null 2>" + (out.string() + ".err");
   const int raw = std::system(cmd.c_str());
   if (!WIFEXITED(raw) || WEXITSTATUS(raw) != 0) {
-    std::cerr << "golden_check: the run failed (" << raw << "): " << cmd << "\n" << slurp(out.string() + ".err");
+    std::cerr << "golden_check: the run failed (" << raw << "): " << cmd << "\n"
+              << slurp(out.string() + ".err");
     return 1;
   }
   const std::string stats = timing_of(json::parse(slurp(out / "stats.json"))).dump(1) + "\n";
@@ -93,7 +96,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   int status = 0;
-  for (const auto& [file, now] : {std::pair<std::string, std::string>{"stats.json", stats}, {"instr.csv", csv}}) {
+  for (const auto& [file, now] :
+       {std::pair<std::string, std::string>{"stats.json", stats}, {"instr.csv", csv}}) {
     const std::string want = slurp(golden / file);
     if (want == now) continue;
     std::cerr << trace << ": " << file << " differs from " << (golden / file).string() << ":\n"

@@ -26,7 +26,8 @@ namespace aicore::report {
 enum class SignalKind : uint8_t { Bit, Vector, Real };
 
 struct SignalInfo {
-  std::string scope, name;
+  std::string scope;  // nested scopes joined by '/' ("core1/MTE2"); a chip of one core has no core scope
+  std::string name;
   SignalKind kind;
   uint32_t width;
 };
@@ -55,14 +56,16 @@ const char* lane_name(isa::Pipe p);
 class SignalTracker : public model::Observer {
  public:
   // `waves`: also busy, instruction, line and flag signals (the VCD); otherwise only queue
-  // depths and path traffic (the timeline's counters).
-  SignalTracker(CycleWindow window, bool waves);
+  // depths and path traffic (the timeline's counters). One set of signals per core.
+  SignalTracker(CycleWindow window, bool waves, uint32_t cores = 1);
   void add_sink(SignalSink& sink) { sinks_.push_back(&sink); }
 
   const std::vector<SignalInfo>& signals() const { return info_; }
   const CycleWindow& window() const { return window_; }
-  int queue_signal(isa::Pipe p) const;  // -1 for the scalar unit
-  int path_signal(Path p) const;
+  uint32_t cores() const { return cores_; }
+  int queue_signal(isa::Pipe p, isa::CoreId c = {}) const;  // -1 for the scalar unit
+  int path_signal(Path p, isa::CoreId c = {}) const;
+  isa::CoreId core_of(uint32_t signal) const { return isa::CoreId{core_of_[signal]}; }
 
   void on_instruction(const model::InstrRecord& r) override;
   void on_flag(const model::FlagEvent& e) override;
@@ -95,8 +98,11 @@ class SignalTracker : public model::Observer {
       return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
     }
   };
-  uint32_t add(const std::string& scope, const std::string& name, SignalKind kind, uint32_t width,
-               uint64_t init);
+  // `flag`: the value counts pending sets and shows as 0/1.
+  uint32_t add(uint16_t core, const std::string& scope, const std::string& name, SignalKind kind,
+               uint32_t width, uint64_t init, bool flag = false);
+  std::string scope(uint16_t core, const std::string& inner) const;
+  size_t at(isa::CoreId c, isa::Pipe p) const { return c.value * isa::kPipeCount + static_cast<size_t>(p); }
   void push(uint64_t cycle, int signal, uint64_t value, Op op = Op::Set, uint32_t line = 0);
   void apply(const Change& c);
   void touch(int signal, uint64_t value);
@@ -108,25 +114,28 @@ class SignalTracker : public model::Observer {
 
   CycleWindow window_;
   bool waves_;
+  uint32_t cores_;
+  std::vector<uint16_t> core_of_;  // per signal
   std::vector<SignalSink*> sinks_;
   std::vector<SignalInfo> info_;
   std::vector<uint64_t> value_, shown_;  // current raw value (counts for Add), last sent
   std::vector<uint8_t> is_flag_, touched_;
   std::vector<uint32_t> touched_list_;
   std::vector<SignalValue> batch_;
-  // Signal ids; -1 where a pipe has no such signal.
-  std::array<int, isa::kPipeCount> busy_{}, index_{}, line_{}, queue_{};
-  std::array<int, kPathCount> path_{};
-  std::vector<int> flag_;  // [src][dst][id] flattened, -1 for illegal pairs
+  // Signal ids by at(core, pipe) (paths: core * kPathCount + path); -1 where a pipe has none.
+  std::vector<int> busy_, index_, line_, queue_;
+  std::vector<int> path_;
+  std::vector<int> flag_;  // [core][src][dst][id] flattened, -1 for illegal pairs
   std::priority_queue<Key, std::vector<Key>, Later> heap_;
   std::vector<Change> slab_;
   std::vector<uint32_t> free_;
   uint64_t seq_ = 0;
-  // The release bound: per pipe the issue cycles of instructions reported queued but not yet
-  // executed, and the end of its last occupancy; the latest issue cycle seen.
-  std::array<std::deque<uint64_t>, isa::kPipeCount> pending_;
-  std::array<uint64_t, isa::kPipeCount> pipe_free_{};
-  uint64_t issued_ = 0;
+  // The release bound: per pipe of each core the issue cycles of instructions reported queued
+  // but not yet executed, and the end of its last occupancy; per core the latest issue cycle
+  // seen; and the latest `now` of a callback (observer.hpp): nothing later comes before it.
+  std::vector<std::deque<uint64_t>> pending_;
+  std::vector<uint64_t> pipe_free_, issued_;
+  uint64_t now_ = 0;
   uint64_t released_ = 0;  // every cycle < released_ has been sent (or dropped outside the window)
   uint64_t last_cycle_ = 0, late_ = 0;
   bool started_ = false, done_ = false;

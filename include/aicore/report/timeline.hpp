@@ -62,7 +62,9 @@ class TimelineWriter : public model::Observer, private SignalSink {
   void ts(uint64_t cycle);  // cycle as microseconds on the one-ns-per-cycle axis
   void operands(const isa::Op& op);
   void begin_event();
-  void declare_lane(isa::Pipe p);
+  void declare_lane(isa::CoreId c, isa::Pipe p);
+  void declare_process(isa::CoreId c);
+  int pid_of(isa::CoreId c) const { return c.value + 1; }
   void slice(const model::InstrRecord& r, Flow flow, uint64_t flow_id);
   void write_held(size_t i, Flow flow, uint64_t flow_id);
   void counter_sample(uint64_t cycle, const SignalValue& v);
@@ -75,14 +77,21 @@ class TimelineWriter : public model::Observer, private SignalSink {
   std::vector<std::string> gm_names_;
   std::string text_;  // one instruction's text, reused
   bool first_ = true;
-  std::vector<uint8_t> lane_declared_;
+  std::vector<uint8_t> lane_declared_;     // per core and pipe
+  std::vector<uint8_t> process_declared_;  // per core
+  std::string process_suffix_;             // " (config, MHz; time axis ...)" of every process name
+  std::string trace_;                      // the trace's name, escaped for JSON
   std::vector<std::string> counter_name_, counter_arg_;  // per signal; empty: not a counter
   std::vector<uint8_t> counter_started_;                 // its first sample is written
   std::vector<SignalValue> initial_;                     // per signal: the value at the window's start
   uint64_t initial_cycle_ = 0;
   std::vector<HeldSet> held_;  // SetFlags shown, their flag not yet consumed
-  // (WaitFlag index, SetFlag index): consumed, the WaitFlag's slice not yet written.
-  std::vector<std::pair<uint64_t, uint64_t>> releases_;
+  // A flag consumed whose WaitFlag's slice is not yet written.
+  struct Release {
+    isa::CoreId core;
+    uint64_t wait_index, set_index;
+  };
+  std::vector<Release> releases_;
   uint64_t next_flow_id_ = 1;
 };
 

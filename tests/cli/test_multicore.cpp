@@ -1,0 +1,115 @@
+// Multi-core kernels through the CLI: the shipped two-core manifest (two independent tiled 4:2
+// sparse GEMMs sharing their inputs) against one core alone, and every output per core.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "harness.hpp"
+
+using Catch::Matchers::Contains;
+using harness::TempDir;
+
+namespace {
+
+const std::string kManifest = std::string(AICORE_TRACES_DIR) + "/multicore_tiled_sparse/kernel.yaml";
+const std::string kOne =
+    std::string(AICORE_TRACES_DIR) + "/tiled_sparse_512x1024x512/tiled_sparse_512x1024x512.trace";
+
+nlohmann::json run_stats(const TempDir& d, const std::string& trace, const std::string& extra) {
+  const auto r = harness::run("run " + trace + " --out " + d.file("out") + " " + extra);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return harness::stats(d);
+}
+
+std::string slurp(const std::string& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("multicore: both cores' results are bit-exact and each core alone times like one core",
+          "[cli][multicore]") {
+  TempDir d1, d2;
+  const auto r = harness::run("run " + kManifest + " --out " + d2.file("out"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out,
+             Contains("expect c0: match (1048576 bytes)") && Contains("expect c1: match (1048576 bytes)"));
+  const auto two = harness::stats(d2);
+  const auto one = run_stats(d1, kOne, "");
+  // The chip's GM (864 B/cycle on atlas-a2) exceeds two cores' ports (2 x 256): no core slows.
+  CHECK(two["cycles"] == one["cycles"]);
+  REQUIRE(two["cores"].size() == 2);
+  for (const auto& core : two["cores"]) {
+    CHECK(core["cycles"] == one["cycles"]);
+    CHECK(core["pipes"] == one["cores"][0]["pipes"]);
+  }
+  CHECK(two["instructions"].get<uint64_t>() == 2 * one["instructions"].get<uint64_t>());
+  CHECK(two["pipes"]["MTE2"]["busy_cycles"].get<uint64_t>() ==
+        2 * one["pipes"]["MTE2"]["busy_cycles"].get<uint64_t>());
+}
+
+TEST_CASE(
+    "multicore: chip GM bandwidth below twice a core's port makes the chip slower, at or above it does not",
+    "[cli][multicore]") {
+  TempDir one_dir;
+  const uint64_t alone = run_stats(one_dir, kOne, "--timing-only")["cycles"];
+  // gm.shared_bytes_per_cycle = 256 is one core's GM port.
+  for (const char* bw : {"512", "2000"}) {
+    TempDir d;
+    INFO("chip.gm_bytes_per_cycle=" << bw);
+    CHECK(run_stats(d, kManifest,
+                    std::string("--timing-only --set chip.gm_bytes_per_cycle=") + bw)["cycles"] == alone);
+  }
+  for (const char* bw : {"400", "200"}) {
+    TempDir d;
+    INFO("chip.gm_bytes_per_cycle=" << bw);
+    const auto s = run_stats(d, kManifest, std::string("--timing-only --set chip.gm_bytes_per_cycle=") + bw);
+    CHECK(s["cycles"].get<uint64_t>() > alone);
+    CHECK(s["pipes"]["MTE2"]["wait_cycles"]["port"].get<uint64_t>() > 0);
+  }
+}
+
+TEST_CASE("multicore: instr.csv, timeline.json and waves.vcd are per core", "[cli][multicore][inspect]") {
+  TempDir d;
+  run_stats(d, kManifest, "--timing-only --instr-log --timeline --vcd");
+  // instr.csv: every row names its core; each core has all its instructions.
+  std::vector<std::string> h;
+  std::map<uint64_t, std::set<uint64_t>> by_core;
+  for (const auto& row : harness::csv_rows(d.file("out/instr.csv"), &h))
+    by_core[harness::csv_u64(h, row, "core")].insert(harness::csv_u64(h, row, "index"));
+  REQUIRE(by_core.size() == 2);
+  CHECK(by_core[0].size() == by_core[1].size());
+  // timeline.json: one process per core, named, with its own pipe lanes.
+  const auto tl = nlohmann::json::parse(slurp(d.file("out/timeline.json")));
+  std::map<int, std::string> processes;
+  std::set<std::pair<int, int>> lanes;
+  for (const auto& e : tl["traceEvents"]) {
+    if (e["name"] == "process_name") processes[e["pid"].get<int>()] = e["args"]["name"].get<std::string>();
+    if (e["ph"] == "X") lanes.insert({e["pid"].get<int>(), e["tid"].get<int>()});
+  }
+  REQUIRE(processes.size() == 2);
+  CHECK_THAT(processes[1], Contains("core0 of aicore-sim"));
+  CHECK_THAT(processes[2], Contains("core1 of aicore-sim"));
+  for (int pid : {1, 2})
+    for (int tid : {2, 3, 4, 5})  // MTE2, MTE1, CUBE, FIXP
+      CHECK(lanes.count({pid, tid}));
+  // waves.vcd: a scope per core holding the pipes.
+  const std::string vcd = slurp(d.file("out/waves.vcd"));
+  CHECK_THAT(vcd, Contains("$scope module core0 $end\n$scope module SCALAR $end"));
+  CHECK_THAT(vcd, Contains("$scope module core1 $end"));
+}
+
+TEST_CASE("multicore: a single trace still runs as a chip of one core", "[cli][multicore]") {
+  TempDir d;
+  const auto s = run_stats(d, kOne, "--timing-only --instr-log --vcd");
+  REQUIRE(s["cores"].size() == 1);
+  CHECK(s["cores"][0]["cycles"] == s["cycles"]);
+  CHECK_THAT(slurp(d.file("out/waves.vcd")), !Contains("core0"));
+}
