@@ -22,6 +22,14 @@ void Buffer::calendars(bool write, uint64_t begin, uint64_t end, std::vector<Cal
   for (uint64_t b = first; b <= last; ++b) out.push_back(&port.banks[b]);
 }
 
+bool Buffer::sharer_before(bool write, const TimeSource* self, uint64_t t) const {
+  const Port& port = ports_[write ? 1 : 0];
+  if (port.banks.empty()) return false;
+  for (const TimeSource* u : port.users)
+    if (u != self && u->horizon() < t) return true;
+  return false;
+}
+
 void Buffer::forget_old() {
   // Cheap enough every few bookings: a user's next request starts at or after its horizon.
   if (++bookings_ % 16 != 0) return;

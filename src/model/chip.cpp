@@ -54,7 +54,7 @@ struct Chip::Impl {
       : cfg(c),
         ctx(checked_core_count(c, sources.size())),
         gm(cfg.buffers.gm_max_bytes, !timing_only),
-        port("gm", ctx.core_count, cfg.gm.shared_bytes_per_cycle, cfg.chip.gm_bytes_per_cycle) {
+        port(ctx.core_count, cfg.gm.shared_bytes_per_cycle, cfg.chip.gm_bytes_per_cycle) {
     for (size_t i = 0; i < sources.size(); ++i) {
       const isa::CoreId id{static_cast<uint16_t>(i)};
       cores.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), ctx, id, cfg.core(),

@@ -45,7 +45,13 @@ Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, cons
   std::array<Engine*, isa::kPipeCount> by_pipe{};
   for (Engine* e : engines()) by_pipe[static_cast<size_t>(e->pipe())] = e;
   issue_ = std::make_unique<IssueUnit>("scalar", ctx_, sync_, source, gm_registry, by_pipe);
-  for (Engine* e : engines()) e->set_issuer(issue_.get());
+  std::array<const TimeSource*, isa::kPipeCount> peers{};
+  for (Engine* e : engines()) peers[static_cast<size_t>(e->pipe())] = e;
+  peers[static_cast<size_t>(Pipe::S)] = issue_.get();
+  for (Engine* e : engines()) {
+    e->set_issuer(issue_.get());
+    e->set_peers(peers);
+  }
 }
 
 std::vector<const TimeSource*> Core::time_sources() const {

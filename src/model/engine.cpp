@@ -32,8 +32,19 @@ uint64_t Engine::horizon() const {
   if (in_flight_) return in_flight_start_;
   // Nothing here can start before the pipe is free, nor before it is issued: the queued front
   // entry's issue cycle, or (queue empty) the scalar unit's next issue slot.
-  if (!queue_.empty()) return std::max(local_, queue_.front().issue_cycle);
-  return std::max(local_, issuer_ ? issuer_->horizon() : local_);
+  if (queue_.empty()) return std::max(local_, issuer_ ? issuer_->horizon() : local_);
+  uint64_t h = std::max(local_, queue_.front().issue_cycle);
+  // Blocked in a WaitFlag no SetFlag has answered yet: it is released no earlier than the
+  // setting pipe's own horizon (its SetFlag fires after it executes).
+  if (waiting_ && !in_horizon_ && !sync_.has_set(waiting_->event, waiting_->id)) {
+    const TimeSource* setter = peers_[static_cast<size_t>(waiting_->event.src)];
+    if (setter) {
+      in_horizon_ = true;
+      h = std::max(h, setter->horizon());
+      in_horizon_ = false;
+    }
+  }
+  return h;
 }
 
 void Engine::push(QueueEntry&& e) {
@@ -162,7 +173,8 @@ void Engine::execute_sync(const QueueEntry& e, uint64_t earliest) {
     return;
   }
   if (const auto* w = std::get_if<isa::WaitFlag>(&op)) {
-    const auto released = sync_.wait(e.instr, w->event, w->id, earliest);
+    waiting_ = w;
+    const auto released = sync_.wait(e.instr, w->event, w->id, earliest, &waiting_);
     if (!released) return;
     start = *released;
     if (start > earliest) r.wait_cause = WaitCause::Flag;
@@ -238,7 +250,13 @@ uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycle
     b->calendars(x.write, x.begin, x.end, cals_);
   }
   if (cals_.empty()) return t;
-  catch_up(t);  // another pipe shares one of these ports: ask in time order
+  // Another pipe shares one of these ports: ask in time order.
+  bool sharer_behind = false;
+  for (const isa::Extent& x : fp)
+    if (x.space != isa::Space::GM && buffers_[static_cast<size_t>(x.space)])
+      sharer_behind =
+          sharer_behind || buffers_[static_cast<size_t>(x.space)]->sharer_before(x.write, this, t);
+  if (sharer_behind) catch_up(t);
   const uint64_t s = reserve_jointly(cals_.data(), cals_.size(), t, cycles);
   for (const isa::Extent& x : fp)
     if (x.space != isa::Space::GM && buffers_[static_cast<size_t>(x.space)])

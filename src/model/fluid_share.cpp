@@ -37,67 +37,75 @@ FluidShare::FlowId FluidShare::add(uint32_t group, double cap, uint64_t bytes) {
   return id;
 }
 
-std::vector<FluidShare::FlowId> FluidShare::take_finished() {
-  std::vector<FlowId> done;
+const std::vector<FluidShare::FlowId>& FluidShare::take_finished() {
+  done_.clear();
   for (FlowId id = 0; id < flows_.size(); ++id) {
     Flow& f = flows_[id];
     if (f.live && f.left <= kEps) {
       f.live = false;
       --live_;
       free_.push_back(id);
-      done.push_back(id);
+      done_.push_back(id);
     }
   }
-  if (!done.empty()) share();
-  return done;
+  if (!done_.empty()) share();
+  return done_;
+}
+
+uint64_t FluidShare::finish_of(FlowId id) const {
+  const Flow& f = flows_[id];
+  // The cycle by which `left` bytes are served at `rate` (a lone flow at its own cap takes
+  // exactly ceil(bytes / cap) cycles, the published single-transfer formula).
+  const double cycles = std::ceil(f.left / f.rate - 1e-9);
+  return now_ + static_cast<uint64_t>(std::max(cycles, 0.0));
 }
 
 uint64_t FluidShare::next_finish() const {
   uint64_t best = UINT64_MAX;
-  for (const Flow& f : flows_) {
-    if (!f.live) continue;
-    // The cycle by which `left` bytes are served at `rate` (a lone flow at its own cap takes
-    // exactly ceil(bytes / cap) cycles, the published single-transfer formula).
-    const double cycles = std::ceil(f.left / f.rate - 1e-9);
-    best = std::min(best, now_ + static_cast<uint64_t>(std::max(cycles, 0.0)));
-  }
+  for (FlowId id = 0; id < flows_.size(); ++id)
+    if (flows_[id].live) best = std::min(best, finish_of(id));
   return best;
 }
 
 void FluidShare::share() {
   // Progressive filling: raise every unfrozen flow's rate by the same step until a limit is
   // reached; flows at a reached limit freeze; repeat. Each round freezes at least one flow.
-  std::vector<FlowId> open;
+  open_.clear();
   for (FlowId id = 0; id < flows_.size(); ++id)
     if (flows_[id].live) {
       flows_[id].rate = 0;
-      open.push_back(id);
+      open_.push_back(id);
     }
-  std::vector<double> group_used(group_cap_.size(), 0.0);
+  if (open_.size() == 1) {  // the usual case: one transfer alone
+    Flow& f = flows_[open_[0]];
+    f.rate = std::min({f.cap, group_cap_[f.group], total_});
+    return;
+  }
+  group_used_.assign(group_cap_.size(), 0.0);
   double used = 0;
-  while (!open.empty()) {
-    std::vector<uint32_t> per_group(group_cap_.size(), 0);
-    for (FlowId id : open) ++per_group[flows_[id].group];
-    double step = (total_ - used) / static_cast<double>(open.size());
-    for (FlowId id : open) step = std::min(step, flows_[id].cap - flows_[id].rate);
+  while (!open_.empty()) {
+    per_group_.assign(group_cap_.size(), 0);
+    for (FlowId id : open_) ++per_group_[flows_[id].group];
+    double step = (total_ - used) / static_cast<double>(open_.size());
+    for (FlowId id : open_) step = std::min(step, flows_[id].cap - flows_[id].rate);
     for (size_t g = 0; g < group_cap_.size(); ++g)
-      if (per_group[g]) step = std::min(step, (group_cap_[g] - group_used[g]) / per_group[g]);
+      if (per_group_[g]) step = std::min(step, (group_cap_[g] - group_used_[g]) / per_group_[g]);
     step = std::max(step, 0.0);
-    for (FlowId id : open) {
+    for (FlowId id : open_) {
       flows_[id].rate += step;
-      group_used[flows_[id].group] += step;
+      group_used_[flows_[id].group] += step;
       used += step;
     }
     const bool total_full = used >= total_ - kEps;
-    std::vector<FlowId> still;
-    for (FlowId id : open) {
+    still_.clear();
+    for (FlowId id : open_) {
       const Flow& f = flows_[id];
       const bool frozen =
-          total_full || f.rate >= f.cap - kEps || group_used[f.group] >= group_cap_[f.group] - kEps;
-      if (!frozen) still.push_back(id);
+          total_full || f.rate >= f.cap - kEps || group_used_[f.group] >= group_cap_[f.group] - kEps;
+      if (!frozen) still_.push_back(id);
     }
-    if (still.size() == open.size()) break;  // cannot happen with positive capacities; never loop
-    open.swap(still);
+    if (still_.size() == open_.size()) break;  // cannot happen with positive capacities; never loop
+    open_.swap(still_);
   }
 }
 

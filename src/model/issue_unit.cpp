@@ -16,7 +16,17 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, CoreContext& ctx, SyncUnit& s
 }
 
 uint64_t IssueUnit::horizon() const {
-  return finished_ ? UINT64_MAX : next_slot_;
+  if (finished_) return UINT64_MAX;
+  // Blocked in WaitFlag<X_S> that no SetFlag answered yet: nothing is issued before pipe X gets
+  // as far as its SetFlag (engine.cpp's horizon, the same rule).
+  if (waiting_ && !in_horizon_ && !sync_.has_set(waiting_->event, waiting_->id))
+    if (const Engine* setter = engines_[static_cast<size_t>(waiting_->event.src)]) {
+      in_horizon_ = true;
+      const uint64_t h = std::max(next_slot_, setter->horizon());
+      in_horizon_ = false;
+      return h;
+    }
+  return next_slot_;
 }
 
 std::string IssueUnit::blocked_on() const {
@@ -133,7 +143,8 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
   if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
     if (!sync_.set(instr, s->event, s->id, arrived, arrived + sync_cost)) return arrived;
   } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
-    const auto released = sync_.wait(instr, w->event, w->id, arrived);
+    waiting_ = w;
+    const auto released = sync_.wait(instr, w->event, w->id, arrived, &waiting_);
     if (!released) return arrived;
     start = *released;
     if (start > arrived) r.wait_cause = WaitCause::Flag;

@@ -38,13 +38,14 @@ void SyncUnit::double_set(isa::EventPair e, uint8_t id, const Pending& second) {
 }
 
 std::optional<uint64_t> SyncUnit::wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id,
-                                       uint64_t arrive) {
+                                       uint64_t arrive, const isa::WaitFlag** blocked) {
   Flag& f = flag(e, id);
   while (f.pending.empty()) {
     f.waiter = true;
     sc_core::wait(f.changed);
     f.waiter = false;
   }
+  if (blocked) *blocked = nullptr;
   const uint64_t released = std::max(arrive, f.pending.front().cycle);
   const uint64_t set_index = f.pending.front().index;
   f.pending.pop_front();

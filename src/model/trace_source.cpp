@@ -29,7 +29,7 @@ void TraceSource::declare(const trace::GmDecl& d, TensorRegistry& gm) {
 }
 
 bool TraceSource::next(isa::Instruction& out, TensorRegistry& gm) {
-  trace::Statement st;
+  trace::Statement& st = statement_;  // reused: a Statement is large, and most lines are instructions
   while (reader_.next(st)) {
     switch (st.kind) {
       case trace::Statement::Kind::Gm:
@@ -44,7 +44,7 @@ bool TraceSource::next(isa::Instruction& out, TensorRegistry& gm) {
         expects_.push_back(st.expect);
         break;
       case trace::Statement::Kind::Instr:
-        out = std::move(st.instr);
+        out = st.instr;
         remap_gm(out.op, chip_id_);
         return true;
     }

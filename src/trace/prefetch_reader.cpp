@@ -28,11 +28,18 @@ void PrefetchReader::produce() {
     batch.clear();
     batch.reserve(batch_);
     try {
-      Statement s;
-      while (batch.size() < batch_ && (more = reader_->next(s))) batch.push_back(std::move(s));
+      // Parsed in place: a Statement is large, and moving it costs more than the parse of a field.
+      while (batch.size() < batch_) {
+        batch.emplace_back();
+        if (!(more = reader_->next(batch.back()))) {
+          batch.pop_back();
+          break;
+        }
+      }
     } catch (...) {
       error = std::current_exception();
       more = false;
+      batch.pop_back();  // the statement being parsed when the error came
     }
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return stopping_ || full_.size() < max_batches_; });
@@ -59,7 +66,23 @@ bool PrefetchReader::next(Statement& out) {
     pos_ = 0;
     cv_.notify_all();
   }
-  out = std::move(current_[pos_++]);
+  // Most statements are instructions: move only what the kind uses (a whole Statement is large).
+  Statement& in = current_[pos_++];
+  out.kind = in.kind;
+  switch (in.kind) {
+    case Statement::Kind::Instr:
+      out.instr = in.instr;
+      break;
+    case Statement::Kind::Gm:
+      out.gm = std::move(in.gm);
+      break;
+    case Statement::Kind::Out:
+      out.out = std::move(in.out);
+      break;
+    case Statement::Kind::Expect:
+      out.expect = std::move(in.expect);
+      break;
+  }
   return true;
 }
 

@@ -6,9 +6,11 @@
 //   golden_check AICORE_SIM TRACE GOLDEN_DIR --update   rewrite GOLDEN_DIR/{stats.json,instr.csv}
 //
 // stats.json here is the timing part of the run's stats.json (cycles, instructions, per pipe and
-// per core busy/stall/instructions/waits); instr.csv is the run's, byte for byte.
+// per core busy/stall/instructions/waits); instr.csv is the run's, rows sorted by (core, index)
+// so that the order in which simultaneous instructions are reported does not count.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +19,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -48,6 +52,23 @@ json timing_of(const json& s) {
   for (const json& c : s.at("cores"))
     t["cores"].push_back({{"core", c.at("core")}, {"cycles", c.at("cycles")}, {"pipes", pipes_of(c)}});
   return t;
+}
+
+// instr.csv with its rows in (core, index) order; the header stays first.
+std::string sorted_rows(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::tuple<uint64_t, uint64_t, std::string>> rows;
+  while (std::getline(in, line)) {
+    const uint64_t index = std::stoull(line.substr(0, line.find(',')));
+    const uint64_t core = std::stoull(line.substr(line.rfind(',') + 1));
+    rows.emplace_back(core, index, line);
+  }
+  std::sort(rows.begin(), rows.end());
+  std::string out = header + "\n";
+  for (const auto& r : rows) out += std::get<2>(r) + "\n";
+  return out;
 }
 
 // Line-by-line differences, at most `max` of them.
@@ -85,7 +106,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string stats = timing_of(json::parse(slurp(out / "stats.json"))).dump(1) + "\n";
-  const std::string csv = slurp(out / "instr.csv");
+  const std::string csv = sorted_rows(slurp(out / "instr.csv"));
   fs::remove_all(out);
   fs::remove(out.string() + ".err");
   if (update) {

@@ -37,6 +37,9 @@ class Buffer {
   void calendars(bool write, uint64_t begin, uint64_t end, std::vector<Calendar*>& out);
   // After a booking: drop what no user can still conflict with.
   void forget_old();
+  // Whether a user of this port other than `self` may still ask for a cycle before t (its
+  // horizon is below t): then `self` must ask in time order.
+  bool sharer_before(bool write, const TimeSource* self, uint64_t t) const;
 
   uint64_t bytes_read() const { return read_; }
   uint64_t bytes_written() const { return written_; }

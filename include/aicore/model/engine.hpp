@@ -47,6 +47,8 @@ class Engine : public sc_core::sc_module, public TimeSource {
   void connect(Buffer& b, bool reads, bool writes);
   void connect(GmPort& gm) { gm_ = &gm; }
   void set_issuer(const TimeSource* issuer) { issuer_ = issuer; }
+  // The thread of each pipe of this core (the issue unit for S): whose SetFlag a WaitFlag waits for.
+  void set_peers(const std::array<const TimeSource*, isa::kPipeCount>& peers) { peers_ = peers; }
   uint64_t horizon() const override;
 
   // Issue side. Entries are numbered 0, 1, ... in push order.
@@ -80,7 +82,8 @@ class Engine : public sc_core::sc_module, public TimeSource {
   void execute_data(const QueueEntry& e, uint64_t earliest);
   void started(uint64_t start);  // the front entry leaves the queue at `start`
   // Books the on-chip ports of `fp` for `cycles` from the earliest cycle >= t they are all
-  // free (after catching up with SystemC time if another pipe shares one); returns that cycle.
+  // free; returns that cycle. A port another pipe shares is asked in time order: this pipe
+  // catches up with SystemC time first, unless no sharer can still ask for a cycle before t.
   uint64_t book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycles);
   // Waits until SystemC time reaches this pipe's phase of `cycle` (counts a late arrival).
   void catch_up(uint64_t cycle);
@@ -101,7 +104,12 @@ class Engine : public sc_core::sc_module, public TimeSource {
   std::array<Buffer*, isa::kSpaceCount> buffers_{};
   GmPort* gm_ = nullptr;
   const TimeSource* issuer_ = nullptr;
+  std::array<const TimeSource*, isa::kPipeCount> peers_{};
   const isa::Instruction* current_ = nullptr;
+  // The WaitFlag this pipe is blocked in (none: nullptr), for the horizon: nothing here starts
+  // before the pipe that will set its flag gets that far.
+  const isa::WaitFlag* waiting_ = nullptr;
+  mutable bool in_horizon_ = false;  // breaks cycles of pipes waiting on each other
   // Set while an instruction has started but its record is not out yet (a GM transfer is in
   // flight): the horizon may not pass its start.
   bool in_flight_ = false;

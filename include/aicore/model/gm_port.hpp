@@ -2,7 +2,9 @@
 // (fluid_share.hpp) with one group per core (the core's own GM port, gm.shared_bytes_per_cycle)
 // under the chip's aggregate bandwidth (chip.gm_bytes_per_cycle), advanced in SystemC time.
 // Bandwidth, unlike a busy interval, is shared by whoever transfers at the same moment, so its
-// users synchronise with SystemC time before they ask (engine.hpp) and wait for the end.
+// users synchronise with SystemC time before they ask (engine.hpp) and wait for the end: each
+// waiting thread is woken at its transfer's end, rescheduled whenever a start or an end
+// elsewhere changes its rate.
 #pragma once
 #include <cstdint>
 #include <systemc>
@@ -13,10 +15,9 @@
 
 namespace aicore::model {
 
-class GmPort : public sc_core::sc_module {
+class GmPort {
  public:
-  GmPort(sc_core::sc_module_name name, uint32_t cores, double core_bytes_per_cycle,
-         double chip_bytes_per_cycle);
+  GmPort(uint32_t cores, double core_bytes_per_cycle, double chip_bytes_per_cycle);
 
   // Called by an SC_THREAD at SystemC time = the transfer's start: moves `bytes` at no more
   // than `cap` B/cycle and returns the cycle the last byte is through (blocks until then).
@@ -28,16 +29,16 @@ class GmPort : public sc_core::sc_module {
  private:
   // The thread waiting for one transfer (on its own stack, so a reused FlowId never wakes it).
   struct Waiter {
-    sc_core::sc_event done;
+    sc_core::sc_event wake;
     bool finished = false;
   };
-  void tick();  // SC_METHOD: transfers that end now end; the next end is scheduled
-  void finish_served();
+  // Transfers served by now end: their threads are woken (except `self`, which is running).
+  void finish_served(const Waiter* self);
+  // Every waiting thread is woken at its transfer's end at the current rates.
   void reschedule();
 
   FluidShare share_;
   std::vector<Waiter*> waiters_;  // per FlowId in flight
-  sc_core::sc_event wake_;
   std::vector<uint64_t> read_, written_;
 };
 

@@ -63,6 +63,8 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   bool finished_ = false;
   uint64_t issued_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, last_completion_ = 0;
   const isa::Instruction* current_ = nullptr;
+  const isa::WaitFlag* waiting_ = nullptr;  // an S WaitFlag blocked on its flag (see horizon())
+  mutable bool in_horizon_ = false;
 };
 
 }  // namespace aicore::model

@@ -27,10 +27,17 @@ class SyncUnit {
   bool set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t now, uint64_t fire_cycle);
   // A WaitFlag arriving at `arrive`: blocks the calling SC_THREAD until a SetFlag for the flag
   // has executed, clears the flag and returns the cycle it was released. nullopt on a fault.
-  std::optional<uint64_t> wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t arrive);
+  // `blocked` (if given) is cleared the moment the wait is released, before anything is reported:
+  // the caller's horizon may count on the setter only while it is really blocked.
+  std::optional<uint64_t> wait(const isa::Instruction& instr, isa::EventPair e, uint8_t id, uint64_t arrive,
+                               const isa::WaitFlag** blocked = nullptr);
   // End of run: a flag set twice with no wait in between is a fault (reported here when no
   // WaitFlag ever observed it). Returns the number of flags left set.
   uint32_t finish();
+  // Whether a SetFlag of this flag has executed and not been consumed yet.
+  bool has_set(isa::EventPair e, uint8_t id) const {
+    return !flags_[static_cast<size_t>(e.src)][static_cast<size_t>(e.dst)][id].pending.empty();
+  }
   // The number of flags set now (no checks): what a run that stopped early left set.
   uint32_t flags_set() const;
 

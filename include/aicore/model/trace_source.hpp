@@ -32,6 +32,7 @@ class TraceSource : public InstructionSource {
   std::vector<uint32_t> chip_id_;  // by the trace's own .gm number
   std::vector<trace::OutDecl> outs_;
   std::vector<trace::ExpectDecl> expects_;
+  trace::Statement statement_;
 };
 
 }  // namespace aicore::model
