@@ -1,6 +1,6 @@
 // `aicore-sim run`: trace in; stats.json (always), instr.csv (--instr-log), timeline.json
 // (--timeline), waves.vcd (--vcd), .out files, and .expect checks out; exit status per
-// trace-format.md.
+// docs/cli.md.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>

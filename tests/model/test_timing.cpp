@@ -1,6 +1,6 @@
-// Per-instruction cost at the boundaries of each published figure (isa.md section 9), on a
-// config whose numbers are written out here (not read from the presets), so a wrong formula
-// cannot hide behind a wrong preset and vice versa.
+// Per-instruction cost at the boundaries of each published figure (docs/sources.md [perf], [loaddata],
+// [fixpipe], [gm]), on a config whose numbers are written out here (not read from the presets), so a wrong
+// formula cannot hide behind a wrong preset and vice versa.
 #include <catch2/catch.hpp>
 
 #include "aicore/model/timing.hpp"
@@ -52,7 +52,7 @@ TEST_CASE("LoadData to L0A: 256 B/cycle + 28 latency", "[timing][mte1]") {
   CHECK(c.bytes == 1536);
 }
 
-TEST_CASE("LoadData to L0B: 128 B/cycle + 28; LoadDataWithSparse 128 B/cycle + 30", "[timing][mte1]") {
+TEST_CASE("LoadData to L0B: 128 B/cycle + 28, LoadDataWithSparse 128 B/cycle + 30", "[timing][mte1]") {
   const auto cfg = published();
   CHECK(model::cost_of(load(Space::L0B, 1), cfg).occupancy == 4);
   CHECK(model::cost_of(load(Space::L0B, 1), cfg).latency == 28);

@@ -145,7 +145,7 @@ TEST_CASE("Mmad half and bf16 accumulate in fp32", "[mmad][b16]") {
   }
 }
 
-TEST_CASE("Mmad: zero m, n or k is a no-op; unsupported modes fault", "[mmad][error]") {
+TEST_CASE("Mmad: zero m, n or k is a no-op, unsupported modes fault", "[mmad][error]") {
   ref::Core core;
   core.l0c[0] = 0x33;
   sem::mmad(mmad_op(16, 16, 0), core.view());

@@ -1,4 +1,4 @@
-// What the model tells the report layer (design.md layer 6). The model calls observers; it
+// What the model tells the report layer (docs/design.md, layer report). The model calls observers; it
 // never knows about file formats.
 //
 // Timing contract (what lets a writer stream time-ordered files such as VCD): callbacks come

@@ -1,4 +1,4 @@
-// Per-instruction cost from the resolved config (design.md "Timing model"): how long the
+// Per-instruction cost from the resolved config (docs/design.md, "How time advances"): how long the
 // instruction occupies its pipe and how much later its result is usable. SystemC-free so the
 // published figures can be tested at their boundaries without running a simulation.
 #pragma once

@@ -1,4 +1,4 @@
-// Run statistics (design.md layer 6): an Observer that accumulates per-pipe waits by cause,
+// Run statistics (docs/design.md, layer report): an Observer that accumulates per-pipe waits by cause,
 // bytes per data path and MACs, and the stats.json document built from it.
 #pragma once
 #include <array>
