@@ -125,8 +125,12 @@ nlohmann::json metrics_from_stats(const nlohmann::json& st) {
       if (!p.is_object()) continue;
       if (p.contains("busy_ratio")) add_number(m, "busy_ratio." + pipe, p["busy_ratio"]);
       if (!p.contains("wait_cycles") || !p["wait_cycles"].is_object()) continue;
-      for (const auto& [cause, n] : p["wait_cycles"].items())
-        if (n.is_number()) stall[cause] = stall.value(cause, 0.0) + n.get<double>();
+      for (const auto& [cause, n] : p["wait_cycles"].items()) {
+        if (n.is_number_unsigned())
+          stall[cause] = stall.value(cause, uint64_t{0}) + n.get<uint64_t>();
+        else if (n.is_number())
+          stall[cause] = stall.value(cause, 0.0) + n.get<double>();
+      }
     }
     for (const auto& [cause, n] : stall.items()) m["stall_cycles." + cause] = n;
   }
