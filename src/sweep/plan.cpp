@@ -24,9 +24,11 @@ std::string nearby_file(const fs::path& p) {
   return nearest_word(p.filename().string(), names);
 }
 
+// Relative to the study's folder, as a path from the current directory (messages of the runs then
+// name files the way the user named the study).
 fs::path resolve(const Study& s, const std::string& text) {
   const fs::path p(text);
-  return (p.is_absolute() ? p : fs::absolute(fs::path(s.dir) / p)).lexically_normal();
+  return (p.is_absolute() ? p : fs::path(s.dir) / p).lexically_normal();
 }
 
 void add_inputs(Plan& plan, const std::string& out_dir, ErrorSink& errors) {
@@ -45,7 +47,7 @@ void add_inputs(Plan& plan, const std::string& out_dir, ErrorSink& errors) {
   for (size_t i = 0; i < s.gen.size(); ++i) {
     const GenCase& g = s.gen[i];
     const std::string label = "gen/" + g.name + "/" + g.name + ".trace";
-    const fs::path p = fs::absolute(fs::path(out_dir) / label).lexically_normal();
+    const fs::path p = (fs::path(out_dir) / label).lexically_normal();
     plan.inputs.push_back(Input{label, p.string(), g.loc, static_cast<int>(i), ""});
   }
 }

@@ -77,7 +77,9 @@ std::string submit(const fs::path& dir, size_t tasks, const SlurmOptions& o) {
                                    "--job-name=aicore-sweep",
                                    "--array=0-" + std::to_string(tasks - 1),
                                    "--output=" + (dir / "task-%a.log").string(),
-                                   "--cpus-per-task=" + std::to_string(std::max(1, o.cpus_per_task))};
+                                   "--cpus-per-task=" + std::to_string(std::max(1, o.cpus_per_task)),
+                                   // The points' paths are relative to here, as for the local executor.
+                                   "--chdir=" + fs::current_path().string()};
   if (!o.partition.empty()) argv.push_back("--partition=" + o.partition);
   argv.insert(argv.end(), o.sbatch_args.begin(), o.sbatch_args.end());
   argv.push_back((dir / "job.sh").string());

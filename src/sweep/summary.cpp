@@ -44,8 +44,10 @@ std::string sensitivity_lines(const Plan& plan, const Table& t) {
     char lo[64], hi[64];
     std::snprintf(lo, sizeof lo, "%.0f @ %s", x.low, x.low_at.c_str());
     std::snprintf(hi, sizeof hi, "%.0f @ %s", x.high, x.high_at.c_str());
-    std::snprintf(buf, sizeof buf, "  %-*s %6zu  %-22s %-22s %6.1f%%\n", static_cast<int>(width),
-                  x.key.c_str(), x.values, lo, hi, 100.0 * x.spread());
+    char spread[16] = "      -";  // one value with ok points: nothing to compare
+    if (x.values > 1) std::snprintf(spread, sizeof spread, "%6.1f%%", 100.0 * x.spread());
+    std::snprintf(buf, sizeof buf, "  %-*s %6zu  %-22s %-22s %s\n", static_cast<int>(width), x.key.c_str(),
+                  x.values, lo, hi, spread);
     out += buf;
   }
   return out;

@@ -68,7 +68,7 @@ TEST_CASE("a two-key study: one row per point, equal to the points' own runs", "
   CHECK(fs::exists(d.file("out/study.yaml")));
 }
 
-TEST_CASE("-q silences the progress, not the summary", "[sweep][run]") {
+TEST_CASE("quiet (-q) silences the progress, not the summary", "[sweep][run]") {
   StudyDir d;
   d.write("s.yaml", "traces: [seed_sparse_16x64x16.trace]\ngrid:\n  cube.head_cycles: [0, 4]\n");
   const auto r = d.sweep("s.yaml", "-q -j 1");
@@ -186,7 +186,7 @@ TEST_CASE("a list of configs is an axis; run_args reach every run", "[sweep][run
   for (const auto& row : rows) CHECK(fs::exists(d.file("out/points/" + row.at("id") + "/instr.csv")));
 }
 
-TEST_CASE("--executor slurm without Slurm installed exits 2 and says so", "[sweep][run]") {
+TEST_CASE("the Slurm executor without Slurm installed exits 2 and says so", "[sweep][run]") {
   StudyDir d;
   d.write("s.yaml", "traces: [seed_sparse_16x64x16.trace]\n");
   // A PATH with nothing in it: no sbatch.

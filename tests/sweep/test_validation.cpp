@@ -171,7 +171,7 @@ TEST_CASE("sweep command-line errors exit 2", "[sweep][validation]") {
   CHECK_THAT(r.err, Contains("nope.yaml: error: cannot open the study: no such file"));
 }
 
-TEST_CASE("--dry-run validates and lists the points without running any", "[sweep][validation]") {
+TEST_CASE("a dry run validates and lists the points without running any", "[sweep][validation]") {
   StudyDir d;
   d.write("s.yaml",
           "traces: [seed_sparse_16x64x16.trace]\ngrid:\n  gm.read.bytes_per_cycle: [64, 384]\n"

@@ -13,7 +13,7 @@ namespace aicore::sweep {
 // One thing the points run: a trace or kernel manifest of the study, or a generated case.
 struct Input {
   std::string label;  // as the results name it: the study's text, or gen/NAME/NAME.trace
-  std::string path;   // what `aicore-sim run` is given (absolute)
+  std::string path;   // what `aicore-sim run` is given (relative to the current directory, or absolute)
   SourceLoc loc;
   int gen = -1;      // index into Study::gen, or -1
   std::string hash;  // input_hash(path); set by assign_ids()
@@ -35,7 +35,7 @@ struct Point {
 
 struct Plan {
   Study study;
-  std::vector<std::string> config_args;  // per study config: a preset name or an absolute path
+  std::vector<std::string> config_args;  // per study config: a preset name or a path
   std::vector<Input> inputs;
   std::vector<Combo> combos;
   std::vector<Point> points;
