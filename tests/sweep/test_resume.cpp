@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <thread>
 
 #include "sweep_harness.hpp"
@@ -114,4 +116,50 @@ TEST_CASE("Ctrl-C stops the sweep, writes the results so far and says how to con
   CHECK(r.status == 0);
   CHECK_THAT(r.out, Contains(std::to_string(done) + " skipped"));
   CHECK(read_csv(d.file("out/results.csv")).size() == 60);
+}
+
+namespace {
+
+// The pid of a child process of `parent`, waiting up to 30 s for one to appear; 0 if none.
+int child_of(int parent) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+      const std::string stat = sweep_test::slurp((e.path() / "stat").string());
+      const size_t close = stat.rfind(')');  // the command name may hold spaces
+      if (close == std::string::npos) continue;
+      int ppid = 0;
+      char state = 0;
+      if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent &&
+          state != 'Z')
+        return std::stoi(e.path().filename().string());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a point whose process dies by a signal is recorded as crashed and retried on a re-run",
+          "[sweep][resume]") {
+  StudyDir d;
+  // 300k flag round trips: long enough to be caught running.
+  std::string trace;
+  for (int i = 0; i < 300000; ++i) trace += "SetFlag event=M_FIX id=0\nWaitFlag event=M_FIX id=0\n";
+  d.write("long.trace", trace);
+  d.write("s.yaml", "traces: [long.trace]\ntiming_only: true\n");
+  const int pid = sweep_test::spawn({"sweep", d.file("s.yaml"), "--out", d.file("out"), "-q"}, d.file("o1"),
+                                    d.file("e1"));
+  const int child = child_of(pid);
+  REQUIRE(child > 0);
+  kill(child, SIGSEGV);
+  CHECK(sweep_test::wait_exit(pid) == 3);
+  const auto rows = read_csv(d.file("out/results.csv"));
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].at("status") == "crashed");
+  CHECK(rows[0].at("message") == "killed by signal 11 (Segmentation fault)");
+  const auto r = d.sweep("s.yaml", "-q");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Contains("1 points: 1 run, 0 skipped (done before); 1 ok"));
 }
