@@ -106,10 +106,10 @@ class Pool {
     int interrupted = 0;
     size_t next = 0;
     while ((next < jobs_.size() && !interrupted) || !running_.empty()) {
+      reap();  // first: a slot freed since the last wait is filled now, not after the next signal
       while (!interrupted && next < jobs_.size() &&
              running_.size() < static_cast<size_t>(std::max(1, o_.workers)))
         start(next++, old);
-      reap();
       if (running_.empty()) continue;
       const int sig = wait_signal(set);
       if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
