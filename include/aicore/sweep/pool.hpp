@@ -25,11 +25,11 @@ struct PoolOptions {
 };
 
 // Runs every job, `workers` at a time. A job's process gets its own process group, dies with the
-// sweep (PR_SET_PDEATHSIG), and writes stdout and stderr to JOB.dir/run.log. Each job's previous
-// point.json and stats.json are removed before it starts; its record is written when it ends and
-// then handed to on_done. on_tick is called at least every quarter second while waiting.
-// SIGINT, SIGTERM and SIGHUP stop the pool: running points are killed and not recorded, and the
-// signal's number is returned; 0 when every job ran.
+// sweep (PR_SET_PDEATHSIG), and writes stdout and stderr to JOB.dir/run.log (creating JOB.dir). A
+// job's previous stats.json is removed before it runs; its record (point.json) replaces the
+// previous one atomically when it ends and is then handed to on_done. on_tick is called at least every
+// quarter second while waiting. SIGINT, SIGTERM and SIGHUP stop the pool: running points are killed and not
+// recorded, and the signal's number is returned; 0 when every job ran.
 int run_pool(const std::vector<JobInfo>& jobs, const PoolOptions& options,
              const std::function<void(const Record&)>& on_done, const std::function<void()>& on_tick);
 
