@@ -148,8 +148,13 @@ def line_panel(ax, rows, key, keys):
             pipe_markers(ax, xs, [best[x][0] for x in xs], [best[x][1] for x in xs])
         ax.legend(fontsize=8, loc="best")
     xaxis.apply(ax, key)
-    ax.set_ylabel("cycles")
-    ax.set_ylim(bottom=0)
+    cycles = [float(r["cycles"]) for r in rows]
+    if min(cycles) > 0 and max(cycles) / min(cycles) > 20:  # traces of very different sizes
+        ax.set_yscale("log")
+        ax.set_ylabel("cycles (log scale)")
+    else:
+        ax.set_ylabel("cycles")
+        ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     ax.set_title(f"cycles vs {key}", fontsize=11)
 
