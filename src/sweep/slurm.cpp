@@ -72,9 +72,7 @@ void write_script(const fs::path& dir, const std::string& self, size_t chunk) {
 }
 
 std::string submit(const fs::path& dir, size_t tasks, const SlurmOptions& o) {
-  std::vector<std::string> argv = {"sbatch",
-                                   "--parsable",
-                                   "--job-name=aicore-sweep",
+  std::vector<std::string> argv = {"sbatch", "--parsable", "--job-name=aicore-sweep",
                                    "--array=0-" + std::to_string(tasks - 1),
                                    "--output=" + (dir / "task-%a.log").string(),
                                    "--cpus-per-task=" + std::to_string(std::max(1, o.cpus_per_task)),
