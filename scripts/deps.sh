@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Installs aicore-sim's dependencies from Debian packages (Debian 12). Idempotent, and quick when
 # everything is already there (no apt-get update then).
-#   bash scripts/deps.sh            what building and running the simulator needs (scripts/example.sh)
+#   bash scripts/deps.sh            what building and running the simulator needs (scripts/example.sh),
+#                                     and matplotlib for sweep --plot
 #   bash scripts/deps.sh test       + the test suite: Catch2, clang (ASan/UBSan, libFuzzer), clang-format,
-#                                     matplotlib, and the benchmarks' libraries (the test build builds bench/)
+#                                     Slurm + munge, and the benchmarks' libraries (the test build builds bench/)
 #   bash scripts/deps.sh bench      + only the benchmarks' libraries
 set -euo pipefail
 # The simulator itself: compiler, build tools, SystemC and the libraries src/ links.
+# python3-matplotlib draws `aicore-sim sweep --plot` and tools/plot_*.py.
 BASE=(build-essential cmake pkg-config ninja-build
-      libsystemc-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev)
+      libsystemc-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev
+      python3-matplotlib)
 # Benchmarks (bench/, AICORE_BENCH=ON): Google Benchmark and oneDNN. Debian's oneDNN CMake package
 # calls find_package(OpenCL REQUIRED), so the OpenCL loader and headers come too.
 BENCH=(libbenchmark-dev libdnnl-dev ocl-icd-opencl-dev opencl-c-headers)
-# Tests: Catch2 v2, the clang sanitizer/fuzzer build, the clang-format style test, plots in tests.
-TEST=(catch2 clang clang-format libclang-rt-14-dev python3-matplotlib)
+# Tests: Catch2 v2, the clang sanitizer/fuzzer build, the clang-format style test, and a
+# single-node Slurm (slurmctld + slurmd, munge auth) for the sweep's Slurm executor test.
+TEST=(catch2 clang clang-format libclang-rt-14-dev slurm-wlm munge)
 
 PKGS=("${BASE[@]}")
 for set in "$@"; do

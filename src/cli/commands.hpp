@@ -13,6 +13,9 @@ constexpr int kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitFault = 3;
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int config_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int sweep_worker_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // What each command's --help shows; the top-level help is made of these.

@@ -35,6 +35,10 @@ std::string usage() {
          command_entry(config.synopsis, config.summary, config.options) +
          command_entry(gen::gen_synopsis(), gen::gen_summary(), "") +
          command_entry(gen::densify_synopsis(), gen::densify_summary(), "") +
+         command_entry("sweep STUDY.yaml [-j N] [--out DIR] [--plot] [--executor local|slurm]",
+                       "run a what-if study: every point of a grid of config keys (sweep --help)", "") +
+         command_entry("diff RUN_A RUN_B [--csv]",
+                       "what changed between two runs (output directories or stats.json files)", "") +
          "  --version\n      print the version\n\nrun '" + kProgram +
          " <command> --help' for the full help of a command\n";
 }
@@ -52,11 +56,14 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   if (cmd == "config") return config_command(rest, out, err);
   if (cmd == "densify") return gen::densify_main(rest, out, err, kProgram);
   if (cmd == "gen") return gen::gen_main(rest, out, err, kProgram);
+  if (cmd == "sweep") return sweep_command(rest, out, err);
+  if (cmd == "sweep-worker") return sweep_worker_command(rest, out, err);
+  if (cmd == "diff") return diff_command(rest, out, err);
   if (cmd == "--version") {
     out << kVersion << "\n";
     return kExitOk;
   }
-  static const std::array<std::string, 4> kCommands = {"run", "config", "densify", "gen"};
+  static const std::array<std::string, 6> kCommands = {"run", "config", "densify", "gen", "sweep", "diff"};
   const std::string near = nearest_word(cmd, kCommands);
   err << kProgram << ": error: unknown command '" << cmd << "'"
       << (near.empty() ? "" : "; did you mean '" + near + "'?") << "\n"
