@@ -166,10 +166,11 @@ TEST_CASE("a second SetFlag with no WaitFlag between them in program order is an
     const auto r = harness::run_trace(d, ".gm a size=4096\n" + trace, set);
     INFO(set << "\n" << r.err);
     CHECK(r.status == 3);
-    CHECK_THAT(r.err,
-               Contains("t.trace:6: SetFlag (instruction #4) at cycle") && Contains("double SetFlag") &&
-                   Contains("flag MTE2_MTE1 id 0 is set again with no WaitFlag of it since the SetFlag at "
-                            "t.trace:3 (instruction #1)"));
+    CHECK_THAT(
+        r.err,
+        Contains("t.trace:6: SetFlag (instruction #4) at cycle") && Contains("double SetFlag") &&
+            Contains("flag MTE2_MTE1 id 0 is set again with no WaitFlag of it since the SetFlag at ") &&
+            Contains("t.trace:3 (instruction #1)"));
     CHECK(harness::stats(d)["status"] == "fault");
   }
 }
