@@ -175,6 +175,23 @@ TEST_CASE("a second SetFlag with no WaitFlag between them in program order is an
   }
 }
 
+TEST_CASE("a SetFlag that fires before the WaitFlag between it and the previous one ran names both SetFlags",
+          "[cli][faults][sync]") {
+  // Program order is right (set, wait, set), but MTE1 reaches its WaitFlag only after a long
+  // LoadData, while MTE2 fires the second set at once: on hardware the second set is lost.
+  TempDir d;
+  const auto r = harness::run_trace(d,
+                                    "SetFlag event=MTE2_MTE1 id=0\n"
+                                    "LoadData dst=L0A:0 src=L1:0 repeatTimes=100\n"
+                                    "WaitFlag event=MTE2_MTE1 id=0\n"
+                                    "SetFlag event=MTE2_MTE1 id=0\n"
+                                    "WaitFlag event=MTE2_MTE1 id=0\n");
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Contains("t.trace:4: SetFlag (instruction #3) at cycle") && Contains("double SetFlag") &&
+                        Contains("while the set of the SetFlag at ") &&
+                        Contains("t.trace:1 (instruction #0"));
+}
+
 TEST_CASE("a deadlock's stats.json: cycles is the deadlock cycle and the flags still set are counted",
           "[cli][faults][sync]") {
   TempDir d;
