@@ -18,6 +18,7 @@
 #include "aicore/report/vcd_writer.hpp"
 #include "aicore/report/window.hpp"
 #include "aicore/trace/data_file.hpp"
+#include "check_option.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -156,6 +157,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "quiet,q", po::bool_switch(&a.quiet), "print nothing on success")(
       "verbose,v", po::value<int>()->implicit_value(1)->default_value(0),
       "diagnostics on stderr: -v info, -v 2 every instruction as it runs");
+  std::string check_value;
+  add_check_option(opts, check_value);
   po::positional_options_description pos;
   pos.add("trace", 1);
   po::variables_map vm;
@@ -182,6 +185,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
   }
 
+  CheckMode check_mode = CheckMode::Error;
+  if (!parse_check_mode(check_value, check_mode, err)) return kExitBadInput;
+
   set_verbosity(vm["verbose"].as<int>());
   try {
     const config::Config cfg = config::load(a.config, a.sets, config::default_configs_dir());
@@ -196,19 +202,23 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     report::StatsCollector stats;
     sim.add_observer(&stats);
     Inspection inspect(a, window, cfg, sim);
+    CheckSession check(check_mode, cfg, sim);
     const model::RunSummary s = sim.run();
     log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
     inspect.finish(a, s.cycles, err);
     if (s.input_error) {
       err << s.input_error->what() << "\n";  // first: writing stats.json can fail too
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
+      check.finish(s, sim, a.out_dir, err, true);
       return kExitBadInput;
     }
     if (s.fault) {
       err << "aicore-sim: fault: " << s.fault->what() << "\n";
       write_stats(a, s, stats, cfg, "fault", s.fault->what());
+      check.finish(s, sim, a.out_dir, err);
       return kExitFault;
     }
+    check.finish(s, sim, a.out_dir, err);  // before the .expect results, which a race may explain
     const int status = finish_outputs(a, sim, out, err);
     write_stats(a, s, stats, cfg, status == kExitOk ? "completed" : "mismatch", "");
     if (!a.quiet) {
@@ -218,7 +228,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       Inspection::announce(a, out);
       out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
     }
-    return status;
+    return check.status(status);
   } catch (const InputError& e) {
     err << e.what() << "\n";
     return kExitBadInput;

@@ -100,6 +100,7 @@ void IssueUnit::declare_gm(const trace::GmDecl& d) {
 }
 
 void IssueUnit::issue(const isa::Instruction& instr) {
+  if (ctx_.issue_hook) ctx_.issue_hook->on_issue(instr);
   // The scalar unit keeps its own time (the next issue slot) and never waits for SystemC time
   // (see engine.hpp): it only blocks while an engine has not yet started the entry whose start
   // makes room in its queue.

@@ -117,6 +117,10 @@ void Simulation::add_observer(Observer* o) {
   impl_->ctx.dispatch.add_observer(o);
 }
 
+void Simulation::set_issue_hook(IssueHook* h) {
+  impl_->ctx.issue_hook = h;
+}
+
 RunSummary Simulation::run() {
   Impl& s = *impl_;
   RunSummary out;

@@ -69,6 +69,8 @@ issue:
   queue_depth_m: 12
   queue_depth_fix: 13
   sync_cycles: 2
+check:
+  mmad_interlock_fractals: 12
 )";
 
 inline aicore::config::Config load_text(const std::string& text, const std::vector<std::string>& sets = {}) {

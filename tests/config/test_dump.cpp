@@ -73,8 +73,9 @@ TEST_CASE("to_json mirrors the key tree", "[config][dump]") {
 }
 
 TEST_CASE("the parameter table covers Config once per field", "[config][table]") {
-  // 38 numeric fields in config.hpp: 1 clock + 7 buffers + 7 gm + 9 mte1 + 5 cube + 3 fixpipe + 6 issue.
-  CHECK(params().size() == 38);
+  // 39 numeric fields in config.hpp: 1 clock + 7 buffers + 7 gm + 9 mte1 + 5 cube + 3 fixpipe + 6 issue
+  // + 1 check.
+  CHECK(params().size() == 39);
   Config c;
   std::set<const void*> addresses;
   std::set<std::string> keys;
@@ -100,7 +101,7 @@ TEST_CASE("the parameter table covers Config once per field", "[config][table]")
     CHECK(runs == 1);
   }
   CHECK(children("") ==
-        std::vector<std::string>{"clock_mhz", "buffers", "gm", "mte1", "cube", "fixpipe", "issue"});
+        std::vector<std::string>{"clock_mhz", "buffers", "gm", "mte1", "cube", "fixpipe", "issue", "check"});
   CHECK(children("gm") == std::vector<std::string>{"read", "write", "shared_bytes_per_cycle"});
   CHECK(is_group("mte1.sparse"));
   CHECK_FALSE(is_group("mte1.sparse.latency_cycles"));

@@ -54,6 +54,13 @@ struct Issue {
   uint32_t sync_cycles = 0;  // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
 };
 
+// The race checker's one hardware fact (docs/checking.md).
+struct Check {
+  // Accumulating Mmads into the same L0C cells are ordered by the Cube when the earlier one
+  // has (m/16)*(n/16) >= this many fractals (10 per the Mmad docs).
+  uint32_t mmad_interlock_fractals = 0;
+};
+
 struct Config {
   std::string name;  // preset name or file path it came from
   double clock_mhz = 0;
@@ -63,6 +70,7 @@ struct Config {
   Cube cube;
   Fixpipe fixpipe;
   Issue issue;
+  Check check;
 };
 
 }  // namespace aicore::config

@@ -58,4 +58,12 @@ class Observer {
   bool wants_queue_ = false;
 };
 
+// Sees every instruction in program order as the scalar unit issues it, before it runs (the
+// race checker's input). Called on the simulation thread; must not change timing.
+class IssueHook {
+ public:
+  virtual ~IssueHook() = default;
+  virtual void on_issue(const isa::Instruction& instr) = 0;
+};
+
 }  // namespace aicore::model

@@ -41,7 +41,8 @@ class Simulation {
   ~Simulation();
 
   void add_observer(Observer* o);
-  RunSummary run();  // once
+  void set_issue_hook(IssueHook* h);  // before run()
+  RunSummary run();                   // once
 
   // After run(): GM tensors (data is null in timing-only runs) and the trace's .out/.expect.
   const std::vector<trace::GmDecl>& tensors() const;

@@ -1,0 +1,205 @@
+// Memory instructions against shadow memory. A read checks each byte's last writer; a write
+// checks the last writer and every pipe's last reader, then becomes the bytes' only history
+// (if nothing raced, all of those are ordered before it, hence before whatever is ordered after
+// it). Conflicting pairs are ordered when the later pipe knew the earlier instruction complete,
+// or by the Cube's own interlock for large accumulating Mmads; everything else is a race.
+#include <algorithm>
+
+#include "aicore/common/error.hpp"
+#include "aicore/isa/check.hpp"
+#include "core.hpp"
+#include "cross_core.hpp"
+
+namespace aicore::check {
+
+namespace {
+
+uint16_t fractals_of(const isa::Op& op) {
+  const isa::MmadCommon* m = nullptr;
+  if (const auto* d = std::get_if<isa::Mmad>(&op)) m = d;
+  if (const auto* s = std::get_if<isa::MmadWithSparse>(&op)) m = s;
+  // Integer division, as the Mmad documentation's rule has it: m = 15 gives 0 fractals.
+  return m ? static_cast<uint16_t>((m->m / 16) * (m->n / 16)) : 0;
+}
+
+bool is_copy(const isa::Op& op) {
+  return std::holds_alternative<isa::LoadData>(op) || std::holds_alternative<isa::LoadDataWithSparse>(op);
+}
+
+void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {
+  if (!v.empty() && v.back().end == lo)
+    v.back().end = hi;
+  else
+    v.push_back(isa::ByteRange{lo, hi});
+}
+
+void coalesce(std::vector<isa::ByteRange>& v) {
+  std::sort(v.begin(), v.end(), [](isa::ByteRange a, isa::ByteRange b) { return a.begin < b.begin; });
+  size_t w = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i].begin <= v[w].end)
+      v[w].end = std::max(v[w].end, v[i].end);
+    else
+      v[++w] = v[i];
+  }
+  if (!v.empty()) v.resize(w + 1);
+}
+
+// The undefined bytes of `src` inside [from, from + n), moved to start at `to`.
+void shift_into(const std::vector<isa::ByteRange>& src, uint64_t from, uint64_t n, uint64_t to,
+                std::vector<isa::ByteRange>& out) {
+  auto it = std::upper_bound(src.begin(), src.end(), from,
+                             [](uint64_t v, const isa::ByteRange& r) { return v < r.end; });
+  for (; it != src.end() && it->begin < from + n; ++it) {
+    const uint64_t lo = std::max(it->begin, from), hi = std::min(it->end, from + n);
+    out.push_back(isa::ByteRange{to + (lo - from), to + (hi - from)});
+  }
+}
+
+// The same for one b16 fractal that LoadData transposes (element (r, c) goes to (c, r)).
+void transpose_into(const std::vector<isa::ByteRange>& src, uint64_t from, uint64_t to,
+                    std::vector<isa::ByteRange>& out) {
+  std::vector<isa::ByteRange> part;
+  shift_into(src, from, isa::kFractalBytes, 0, part);
+  if (part.empty()) return;
+  bool moved[isa::kFractalBytes] = {};
+  for (const isa::ByteRange& r : part)
+    for (uint64_t b = r.begin; b < r.end; ++b) {
+      const uint64_t e = b / 2, row = e / 16, col = e % 16;
+      moved[(col * 16 + row) * 2 + b % 2] = true;
+    }
+  for (uint64_t b = 0; b < isa::kFractalBytes; ++b)
+    if (moved[b]) push_merged(out, to + b, to + b + 1);
+}
+
+}  // namespace
+
+Shadow& CoreChecker::shadow(isa::Space s, uint32_t tensor) {
+  if (s != isa::Space::GM) return onchip_[static_cast<size_t>(s)];
+  if (tensor >= gm_.size()) gm_.resize(tensor + size_t{1});
+  return gm_[tensor];
+}
+
+void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
+  try {
+    isa::check_fields(in.op);
+  } catch (const Fault&) {
+    return;  // the model stops at this instruction with a fault
+  }
+  isa::exact_accesses(in.op, acc_);
+  for (const isa::OperandAccess& o : acc_) {
+    // Out of bounds: the model faults here too. (GM tensor ids come from .gm declarations.)
+    if (!o.ranges.empty() && o.ranges.back().end > opt_.capacity[static_cast<size_t>(o.space)]) return;
+    if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
+  }
+  Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op)};
+  needed_.fill(false);
+  seen_.fill(false);
+  for (size_t i = 0; i < acc_.size(); ++i) {
+    const isa::OperandAccess& o = acc_[i];
+    Shadow& map = shadow(o.space, o.tensor);
+    undefined_[i].clear();
+    if (o.write)
+      write(map, o, b);
+    else
+      read(map, o, b, undefined_[i]);
+  }
+  if (b.copy) propagate_undefined(in.op);
+  if (cross_) cross_->record(core_, acc_, b.ref);
+  credit(pipe);
+  last_mem_[pipe] = b.ref;
+}
+
+void CoreChecker::read(Shadow& map, const isa::OperandAccess& o, const Access& b,
+                       std::vector<isa::ByteRange>& undefined) {
+  const bool tracks_definition = o.space != isa::Space::GM;  // GM is its file's bytes or zeros
+  map.update(o.ranges, [&](ShadowCell& c, uint64_t lo, uint64_t hi) {
+    if (c.writer.valid() && c.writer.index != b.ref.index)
+      conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
+    if (tracks_definition && !c.defined) {
+      if (b.copy)
+        push_merged(undefined, lo, hi);
+      else
+        uninit(b, o, lo, hi, c.writer);
+    }
+    c.readers[b.pipe] = b.ref;
+  });
+}
+
+void CoreChecker::write(Shadow& map, const isa::OperandAccess& o, const Access& b) {
+  map.inspect(o.ranges, [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
+    if (c.writer.valid() && c.writer.index != b.ref.index)
+      conflict(b, c.writer, true, true, o, lo, hi, c.writer_fractals);
+    for (const AccessRef& r : c.readers)
+      if (r.valid() && r.index != b.ref.index)
+        conflict(b, r, false, true, o, lo, hi, r.index == c.writer.index ? c.writer_fractals : 0);
+  });
+  ShadowCell n;
+  n.writer = b.ref;
+  n.writer_fractals = b.fractals;
+  n.defined = true;
+  map.assign(o.ranges, n);
+}
+
+void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
+                           const isa::OperandAccess& o, uint64_t lo, uint64_t hi, uint16_t a_fractals) {
+  const size_t r = static_cast<size_t>(a.pipe);
+  const Bound& k = known_[b.pipe][r];
+  if (a.index < k.before) {
+    // Ordered. Remember whether the sync that last raised this bound was what ordered it.
+    (a.index >= k.prev ? needed_ : seen_)[r] = true;
+    return;
+  }
+  const uint32_t threshold = opt_.mmad_interlock_fractals;
+  if (r == b.pipe && o.space == isa::Space::L0C && is_mmad(a.op) && is_mmad(b.ref.op) &&
+      a_fractals >= threshold) {
+    if (a_fractals == threshold) interlock_boundary(b, a, lo, hi, a_fractals);
+    return;  // the Cube interlocks accumulation into the same L0C cells itself
+  }
+  race(b, a, a_writes, b_writes, o, lo, hi, a_fractals);
+}
+
+void CoreChecker::credit(size_t pipe) {
+  for (size_t r = 0; r < isa::kPipeCount; ++r) {
+    const ViaRef& via = known_[pipe][r].via;
+    if (!via) continue;
+    if (needed_[r]) via->needed = true;
+    if (seen_[r]) via->conflict = true;
+  }
+}
+
+// A load copies bytes nothing wrote (fractal padding in L1, say) without harm; only a later
+// read that uses them (the Cube, a Fixpipe) is an error. So the copied bytes stay undefined.
+void CoreChecker::propagate_undefined(const isa::Op& op) {
+  bool any = false;
+  for (size_t i = 0; i < acc_.size(); ++i) any = any || !undefined_[i].empty();
+  if (!any) return;
+  std::vector<isa::ByteRange> out;
+  const auto mark = [&](isa::Space s) {
+    coalesce(out);
+    shadow(s, 0).update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
+    out.clear();
+  };
+  if (const auto* ld = std::get_if<isa::LoadData>(&op)) {
+    for (uint64_t i = 0; i < ld->repeatTimes; ++i) {
+      const uint64_t s = ld->src.offset + (uint64_t{ld->startIndex} + i * ld->srcStride) * isa::kFractalBytes;
+      const uint64_t d = ld->dst.offset + i * (uint64_t{ld->dstGap} + 1) * isa::kFractalBytes;
+      if (ld->ifTranspose)
+        transpose_into(undefined_[0], s, d, out);
+      else
+        shift_into(undefined_[0], s, isa::kFractalBytes, d, out);
+    }
+    mark(ld->dst.space);
+    return;
+  }
+  const auto& ls = std::get<isa::LoadDataWithSparse>(op);
+  const uint64_t r = ls.repeatTimes;
+  shift_into(undefined_[0], ls.src.offset + uint64_t{ls.startIndex} * isa::kFractalBytes,
+             r * isa::kFractalBytes, ls.dst.offset, out);
+  mark(isa::Space::L0B);
+  shift_into(undefined_[1], ls.idx.offset + uint64_t{ls.startIndex} * isa::kIndexFractalBytes,
+             r * isa::kIndexFractalBytes, ls.dst.offset / 4, out);
+  mark(isa::Space::SparseIndex);
+}
+
+}  // namespace aicore::check

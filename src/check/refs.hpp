@@ -1,0 +1,37 @@
+// Compact names of instructions inside the checker's state: a shadow cell records its last
+// writer and readers as AccessRefs, enough to tell ordering (index, pipe) and to name the
+// instruction in a report (line, file, kind), without keeping the instruction itself.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "aicore/check/report.hpp"
+#include "aicore/isa/instructions.hpp"
+
+namespace aicore::check {
+
+struct AccessRef {
+  static constexpr uint64_t kNone = UINT64_MAX;
+  uint64_t index = kNone;  // position in its core's program
+  uint32_t line = 0;
+  FileId file = 0;
+  uint8_t op = 0;  // isa::Op alternative
+  isa::Pipe pipe = isa::Pipe::S;
+  bool valid() const { return index != kNone; }
+};
+
+AccessRef ref_of(const isa::Instruction& in);
+const char* op_name(uint8_t op);  // mnemonic of an isa::Op alternative
+bool is_mmad(uint8_t op);
+
+// A sync instruction, for messages: "WaitFlag<MTE2_MTE1>(0)", "PipeBarrier<PIPE_M>".
+std::string sync_text(const isa::Op& op);
+std::string event_text(isa::EventPair e);  // "MTE2_MTE1"
+
+InstrRef instr_ref(uint16_t core, const AccessRef& r, const std::string& mnemonic, const char* access);
+InstrRef instr_ref(uint16_t core, const AccessRef& r, const char* access);
+
+// "line 12", or "FILE:12" when the file differs from the report's own.
+std::string line_of(const AccessRef& r, FileId report_file);
+
+}  // namespace aicore::check

@@ -1,0 +1,90 @@
+#include "check_option.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "aicore/check/format.hpp"
+#include "aicore/common/error.hpp"
+#include "commands.hpp"
+
+namespace aicore::cli {
+
+namespace fs = std::filesystem;
+
+void add_check_option(po::options_description& opts, std::string& value) {
+  opts.add_options()("check", po::value<std::string>(&value)->default_value("error"),
+                     "race/sync checker: error (reports, and errors fail the run with exit 3), warn (reports "
+                     "only) or none");
+}
+
+bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& err) {
+  static const std::vector<std::string> names = {"error", "warn", "none"};
+  for (size_t i = 0; i < names.size(); ++i)
+    if (value == names[i]) {
+      mode = static_cast<CheckMode>(i);
+      return true;
+    }
+  const std::string near = nearest_word(value, names);
+  err << "aicore-sim run: error: --check must be error, warn or none, not '" << value << "'"
+      << (near.empty() ? "" : "; did you mean '" + near + "'?") << "\n";
+  return false;
+}
+
+// What the model hands the checker: instructions in program order, and when each one ran.
+struct CheckSession::Feed : model::IssueHook, model::Observer {
+  explicit Feed(check::Checker& c) : checker(c) {}
+  void on_issue(const isa::Instruction& instr) override { checker.issue(isa::CoreId{0}, instr); }
+  void on_instruction(const model::InstrRecord& r) override {
+    checker.executed(isa::CoreId{0}, r.instr->index, r.start_cycle, r.end_cycle);
+  }
+  check::Checker& checker;
+};
+
+CheckSession::CheckSession(CheckMode mode, const config::Config& cfg, model::Simulation& sim) : mode_(mode) {
+  if (mode_ == CheckMode::None) return;
+  checker_ = std::make_unique<check::Checker>(check::options_from(cfg));
+  feed_ = std::make_unique<Feed>(*checker_);
+  sim.set_issue_hook(feed_.get());
+  sim.add_observer(feed_.get());
+}
+
+CheckSession::~CheckSession() = default;
+
+void CheckSession::finish(const model::RunSummary& s, const model::Simulation& sim,
+                          const std::string& out_dir, std::ostream& err, bool quiet_reports) {
+  const std::string path = (fs::path(out_dir) / "checks.json").string();
+  std::vector<std::string> names;
+  for (const auto& t : sim.tensors()) {
+    if (t.id >= names.size()) names.resize(t.id + size_t{1});
+    names[t.id] = t.name;
+  }
+  nlohmann::json doc;
+  if (checker_) {
+    const bool deadlock = s.fault && s.fault->kind() == FaultKind::Deadlock;
+    checker_->finish(check::RunEnd{s.completed, deadlock});
+    doc = check::to_json(checker_->reports(), checker_->summary(), names);
+    const check::Summary& sum = checker_->summary();
+    if (!quiet_reports && (sum.errors || sum.warnings))
+      err << check::format_text(checker_->reports(), sum, names) << "check: every report is in " << path
+          << "\n";
+  } else {
+    doc = check::to_json({}, check::Summary{}, names);
+  }
+  doc["mode"] = mode_ == CheckMode::Error ? "error" : mode_ == CheckMode::Warn ? "warn" : "none";
+  std::ofstream f(path);
+  if (!f)
+    throw InputError(SourceLoc{path, 0, 0},
+                     std::string("cannot create checks.json: ") + std::strerror(errno));
+  f << doc.dump(2) << "\n";
+  if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write checks.json (disk full?)");
+}
+
+int CheckSession::status(int run_status) const {
+  if (mode_ != CheckMode::Error || !checker_ || checker_->summary().errors == 0) return run_status;
+  return run_status == kExitOk || run_status == kExitMismatch ? kExitFault : run_status;
+}
+
+}  // namespace aicore::cli
