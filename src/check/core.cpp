@@ -31,14 +31,6 @@ Known completed(const AccessRef& last) {
 }
 }  // namespace
 
-bool ShadowCell::same(const ShadowCell& o) const {
-  if (writer.index != o.writer.index || defined != o.defined || writer_fractals != o.writer_fractals)
-    return false;
-  for (size_t i = 0; i < readers.size(); ++i)
-    if (readers[i].index != o.readers[i].index) return false;
-  return true;
-}
-
 CoreChecker::CoreChecker(uint16_t core, const CheckOptions& options, ReportBook& book, CrossCore* cross)
     : core_(core),
       opt_(options),
@@ -181,7 +173,7 @@ void CoreChecker::wait_flag(const isa::Instruction& in, const isa::WaitFlag& w, 
   const FlagEntry e = std::move(f.pending.front());
   f.pending.pop_front();
   const AccessRef wait = ref_of(in);
-  const ViaRef via(&pool_, pool_.make(SyncDesc{wait, e.set, sync_text(in.op)}));
+  const ViaRef via(&pool_, pool_.make(SyncDesc{wait, e.set, in.op}));
   bool raised = false;
   for (size_t r = 0; r < e.rel.size(); ++r) raise(known_[pipe][r], e.rel[r], via, raised);
   via->raised = raised;
@@ -193,7 +185,7 @@ void CoreChecker::wait_flag(const isa::Instruction& in, const isa::WaitFlag& w, 
 }
 
 void CoreChecker::barrier(const isa::Instruction& in, size_t pipe) {
-  const ViaRef via(&pool_, pool_.make(SyncDesc{ref_of(in), AccessRef{}, sync_text(in.op)}));
+  const ViaRef via(&pool_, pool_.make(SyncDesc{ref_of(in), AccessRef{}, in.op}));
   bool raised = false;
   raise(known_[pipe][pipe], completed(last_mem_[pipe]), via, raised);
   via->raised = raised;
@@ -201,7 +193,7 @@ void CoreChecker::barrier(const isa::Instruction& in, size_t pipe) {
 
 void CoreChecker::pipe_all(const isa::Instruction& in) {
   const AccessRef at = ref_of(in);
-  const ViaRef via(&pool_, pool_.make(SyncDesc{at, AccessRef{}, sync_text(in.op)}));
+  const ViaRef via(&pool_, pool_.make(SyncDesc{at, AccessRef{}, in.op}));
   bool raised = false;
   for (Knowledge& k : known_)
     for (size_t r = 0; r < k.size(); ++r) raise(k[r], completed(last_mem_[r]), via, raised);

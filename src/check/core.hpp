@@ -14,20 +14,32 @@
 #include "aicore/isa/access.hpp"
 #include "interval_map.hpp"
 #include "knowledge.hpp"
+#include "read_log.hpp"
 #include "report_book.hpp"
 
 namespace aicore::check {
 
 class CrossCore;
 
-// The state of a byte range in shadow memory (FastTrack style: the last writer, and the last
-// reader on each pipe; GM bytes are always defined).
+// Shadow memory, FastTrack style: per byte range its last writer (and whether its bytes are
+// defined: GM always is); the reads since, per buffer, in a ReadLog. Reads the log gave up on
+// (no writer caught up) are kept per byte range too, with the last reader on each pipe.
 struct ShadowCell {
   AccessRef writer;
-  std::array<AccessRef, isa::kPipeCount> readers{};
   uint16_t writer_fractals = 0;  // (m/16)*(n/16) of a Mmad writer, for the interlock rule
   bool defined = false;
-  bool same(const ShadowCell& o) const;
+  bool same(const ShadowCell& o) const {
+    return writer.index == o.writer.index && defined == o.defined && writer_fractals == o.writer_fractals;
+  }
+};
+struct ReaderCell {
+  std::array<AccessRef, isa::kPipeCount> readers{};
+  uint16_t fractals = 0;  // of the M reader
+  bool same(const ReaderCell& o) const {
+    for (size_t i = 0; i < readers.size(); ++i)
+      if (readers[i].index != o.readers[i].index) return false;
+    return fractals == o.fractals;
+  }
 };
 using Shadow = IntervalMap<ShadowCell>;
 
@@ -69,6 +81,7 @@ class CoreChecker {
     size_t pipe = 0;
     uint16_t fractals = 0;  // Mmad: (m/16)*(n/16)
     bool copy = false;      // MTE1 load: copies undefined bytes on rather than reporting them
+    const isa::Op* op = nullptr;
   };
 
   // Canonical order (core.cpp).
@@ -90,10 +103,29 @@ class CoreChecker {
 
   // Memory hazards (hazards.cpp).
   void process_memory(const isa::Instruction& in, size_t pipe);
-  Shadow& shadow(isa::Space s, uint32_t tensor);
-  void read(Shadow& map, const isa::OperandAccess& o, const Access& b,
+  // One buffer (or GM tensor): writers in the shadow map, recent reads in the log.
+  struct Buffer {
+    Shadow map;
+    IntervalMap<ReaderCell> folded;
+    ReadLog reads;
+    uint32_t writers = 0;  // pipes whose writes the reads must be ordered before (bit per pipe)
+  };
+  Buffer& buffer(isa::Space s, uint32_t tensor);
+  void read(Buffer& buf, const isa::OperandAccess& o, const Access& b,
             std::vector<isa::ByteRange>& undefined);
-  void write(Shadow& map, const isa::OperandAccess& o, const Access& b);
+  void write(Buffer& buf, const isa::OperandAccess& o, const Access& b);
+  void prune(Buffer& buf);
+  void fold(Buffer& buf);
+  // Whether b's pipe knows `a` complete; if so, notes which sync it owes that to (for the
+  // unneeded-sync lint). Inline: every access meets a few of these.
+  bool ordered(const Access& b, const AccessRef& a) {
+    const size_t r = static_cast<size_t>(a.pipe);
+    const Bound& k = known_[b.pipe][r];
+    if (a.index >= k.before) return false;
+    (a.index >= k.prev ? needed_ : seen_)[r] = true;
+    return true;
+  }
+  // A conflict `ordered` did not clear: the Mmad interlock, or a race.
   void conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
                 const isa::OperandAccess& o, uint64_t lo, uint64_t hi, uint16_t a_fractals);
   void propagate_undefined(const isa::Op& op);
@@ -129,9 +161,9 @@ class CoreChecker {
   std::array<std::array<LastWait, isa::kPipeCount>, isa::kPipeCount> last_wait_{};  // [src][dst]
   std::array<std::array<std::vector<Watch>, isa::kPipeCount>, isa::kPipeCount> watches_;
 
-  std::array<Shadow, isa::kSpaceCount> onchip_;
-  std::vector<Shadow> gm_;  // per GM tensor
-  isa::AccessList acc_;
+  std::array<Buffer, isa::kSpaceCount> onchip_;
+  std::vector<Buffer> gm_;                                // per GM tensor
+  isa::AccessList acc_, exact_;                           // exact_: a GM source enumerated after all
   std::array<std::vector<isa::ByteRange>, 6> undefined_;  // per operand of acc_
   std::array<bool, isa::kPipeCount> needed_{}, seen_{};
   bool finished_ = false;

@@ -52,18 +52,8 @@ void CrossCore::compare(uint32_t tensor, uint16_t c1, const Map& m1, uint16_t c2
 void CrossCore::report(uint32_t tensor, bool a_writes, bool b_writes, uint16_t c1, const AccessRef& a,
                        uint16_t c2, const AccessRef& b, uint64_t lo, uint64_t hi) {
   const bool both_write = a_writes && b_writes;
-  ReportKey key{ReportKind::CrossCoreRace,
-                uint8_t(both_write ? 3 : 4),
-                isa::Space::GM,
-                tensor,
-                c1,
-                c2,
-                a.file,
-                b.file,
-                a.line,
-                b.line,
-                a.line ? 0 : a.index,
-                b.line ? 0 : b.index};
+  const ReportKey key =
+      key_of(ReportKind::CrossCoreRace, c1, a, c2, b, isa::Space::GM, tensor, uint8_t(both_write ? 3 : 4));
   const ReportBook::Slot slot = book_.find(key, Severity::Error);
   if (!slot.report) return;
   if (slot.fresh) {

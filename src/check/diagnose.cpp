@@ -59,9 +59,24 @@ Fix fix_for(const AccessRef& first, const AccessRef& second, FileId file, const 
 
 std::string via_text(const ViaRef& via, FileId file) {
   if (!via) return "";
-  std::string s = via->desc.text + " at " + line_of(via->desc.ref, file);
+  std::string s = sync_text(via->desc.op) + " at " + line_of(via->desc.ref, file);
   if (via->desc.set.valid()) s += " (paired with the SetFlag at " + line_of(via->desc.set, file) + ")";
   return s;
+}
+
+// A pair already reported racing one way races another way too ("RAW+WAW").
+void merge_hazard(Report& r, uint8_t hazard, bool first_writes, bool second_writes) {
+  if (r.hazard.find(hazard_name(hazard)) != std::string::npos) return;
+  std::string merged;
+  for (uint8_t h = 1; h <= 3; ++h)
+    if (h == hazard || r.hazard.find(hazard_name(h)) != std::string::npos)
+      merged += (merged.empty() ? "" : "+") + std::string(hazard_name(h));
+  r.hazard = merged;
+  const auto both = [](std::string& access, bool writes) {
+    if (access != (writes ? "writes" : "reads")) access = "reads and writes";
+  };
+  both(r.at.access, second_writes);
+  if (r.other) both(r.other->access, first_writes);
 }
 
 }  // namespace
@@ -92,20 +107,12 @@ void CoreChecker::race(const Access& b, const AccessRef& a, bool a_writes, bool 
   const AccessRef& second = a_first ? b.ref : a;
   const bool first_writes = a_first ? a_writes : b_writes, second_writes = a_first ? b_writes : a_writes;
   const uint8_t hazard = first_writes ? (second_writes ? 3 : 1) : 2;
-  ReportKey key{ReportKind::DataRace,
-                hazard,
-                o.space,
-                o.tensor,
-                core_,
-                core_,
-                first.file,
-                second.file,
-                first.line,
-                second.line,
-                first.line ? 0 : first.index,
-                second.line ? 0 : second.index};
+  // One report per pair of lines and buffer, whatever the hazards (an accumulating Mmad after
+  // another races both RAW and WAW).
+  const ReportKey key = key_of(ReportKind::DataRace, core_, first, core_, second, o.space, o.tensor);
   const ReportBook::Slot slot = book_.find(key, Severity::Error);
   if (!slot.report) return;
+  if (!slot.fresh) merge_hazard(*slot.report, hazard, first_writes, second_writes);
   if (slot.fresh) {
     Report& r = *slot.report;
     r.hazard = hazard_name(hazard);
@@ -151,7 +158,7 @@ void CoreChecker::race(const Access& b, const AccessRef& a, bool a_writes, bool 
     book_.want_cycles(slot.id, false, core_, first.index);
     book_.want_cycles(slot.id, true, core_, second.index);
   }
-  book_.add_range(slot.id, first.index, second.index, lo, hi);
+  book_.add_range(slot.id, first.index, second.index, lo, hi, hazard);
 }
 
 void CoreChecker::resolve_watches(const isa::WaitFlag& w, const AccessRef& wait, const AccessRef& set) {
@@ -181,8 +188,7 @@ void CoreChecker::resolve_watches(const isa::WaitFlag& w, const AccessRef& wait,
 
 void CoreChecker::uninit(const Access& b, const isa::OperandAccess& o, uint64_t lo, uint64_t hi,
                          const AccessRef& origin) {
-  ReportKey key{ReportKind::UninitRead,      0, o.space, 0, core_, core_, 0, b.ref.file, 0, b.ref.line, 0,
-                b.ref.line ? 0 : b.ref.index};
+  const ReportKey key = key_of(ReportKind::UninitRead, core_, AccessRef{}, core_, b.ref, o.space);
   const ReportBook::Slot slot = book_.find(key, Severity::Error);
   if (!slot.report) return;
   if (slot.fresh) {
@@ -215,18 +221,7 @@ void CoreChecker::uninit(const Access& b, const isa::OperandAccess& o, uint64_t 
 
 void CoreChecker::interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi,
                                      uint16_t fractals) {
-  ReportKey key{ReportKind::InterlockBoundary,
-                0,
-                isa::Space::L0C,
-                0,
-                core_,
-                core_,
-                a.file,
-                b.ref.file,
-                a.line,
-                b.ref.line,
-                a.line ? 0 : a.index,
-                b.ref.line ? 0 : b.ref.index};
+  const ReportKey key = key_of(ReportKind::InterlockBoundary, core_, a, core_, b.ref, isa::Space::L0C);
   const ReportBook::Slot slot = book_.find(key, Severity::Warning);
   if (!slot.report) return;
   if (slot.fresh) {
@@ -250,7 +245,7 @@ void CoreChecker::interlock_boundary(const Access& b, const AccessRef& a, uint64
 
 void CoreChecker::lint(ReportKind kind, const AccessRef& at, const std::string& mnemonic,
                        const std::string& summary, const std::string& hint) {
-  ReportKey key{kind, 0, isa::Space::GM, 0, core_, core_, 0, at.file, 0, at.line, 0, at.line ? 0 : at.index};
+  const ReportKey key = key_of(kind, core_, AccessRef{}, core_, at);
   const ReportBook::Slot slot =
       book_.find(key, kind == ReportKind::Deadlock ? Severity::Error : Severity::Warning);
   if (!slot.report) return;
@@ -266,8 +261,9 @@ void CoreChecker::lint(ReportKind kind, const AccessRef& at, const std::string& 
 
 void CoreChecker::judge_sync(const SyncUse& u) {
   if (!(u.raised && u.conflict && !u.needed)) return;
-  lint(ReportKind::UselessSync, u.desc.ref, u.desc.text,
-       u.desc.text + " ordered nothing: every later access it could order was already ordered without it",
+  lint(ReportKind::UselessSync, u.desc.ref, sync_text(u.desc.op),
+       sync_text(u.desc.op) +
+           " ordered nothing: every later access it could order was already ordered without it",
        "remove it, or check that it synchronises what was meant");
 }
 

@@ -74,10 +74,37 @@ void transpose_into(const std::vector<isa::ByteRange>& src, uint64_t from, uint6
 
 }  // namespace
 
-Shadow& CoreChecker::shadow(isa::Space s, uint32_t tensor) {
-  if (s != isa::Space::GM) return onchip_[static_cast<size_t>(s)];
+namespace {
+// The pipes that write each memory in the ISA (isa.md): a read of it is dead once they all know
+// it complete. Pipes seen writing it are added as they come.
+uint32_t writers_of(isa::Space s) {
+  const auto bit = [](isa::Pipe p) { return 1u << static_cast<int>(p); };
+  switch (s) {
+    case isa::Space::GM:
+      return bit(isa::Pipe::FIX);
+    case isa::Space::L1:
+      return bit(isa::Pipe::MTE2);
+    case isa::Space::L0A:
+    case isa::Space::L0B:
+    case isa::Space::SparseIndex:
+      return bit(isa::Pipe::MTE1);
+    case isa::Space::L0C:
+      return bit(isa::Pipe::M);
+  }
+  return 0;
+}
+}  // namespace
+
+CoreChecker::Buffer& CoreChecker::buffer(isa::Space s, uint32_t tensor) {
+  if (s != isa::Space::GM) {
+    Buffer& b = onchip_[static_cast<size_t>(s)];
+    if (b.writers == 0) b.writers = writers_of(s);
+    return b;
+  }
   if (tensor >= gm_.size()) gm_.resize(tensor + size_t{1});
-  return gm_[tensor];
+  Buffer& b = gm_[tensor];
+  if (b.writers == 0) b.writers = writers_of(s);
+  return b;
 }
 
 void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
@@ -86,23 +113,24 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
   } catch (const Fault&) {
     return;  // the model stops at this instruction with a fault
   }
-  isa::exact_accesses(in.op, acc_);
+  // GM sources as hulls unless cores are compared: most are inputs nothing writes (gm_read).
+  isa::exact_accesses(in.op, acc_, cross_ != nullptr);
   for (const isa::OperandAccess& o : acc_) {
     // Out of bounds: the model faults here too. (GM tensor ids come from .gm declarations.)
     if (!o.ranges.empty() && o.ranges.back().end > opt_.capacity[static_cast<size_t>(o.space)]) return;
     if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
   }
-  Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op)};
+  Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), &in.op};
   needed_.fill(false);
   seen_.fill(false);
   for (size_t i = 0; i < acc_.size(); ++i) {
     const isa::OperandAccess& o = acc_[i];
-    Shadow& map = shadow(o.space, o.tensor);
     undefined_[i].clear();
+    Buffer& buf = buffer(o.space, o.tensor);
     if (o.write)
-      write(map, o, b);
+      write(buf, o, b);
     else
-      read(map, o, b, undefined_[i]);
+      read(buf, o, b, undefined_[i]);
   }
   if (b.copy) propagate_undefined(in.op);
   if (cross_) cross_->record(core_, acc_, b.ref);
@@ -110,46 +138,116 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
   last_mem_[pipe] = b.ref;
 }
 
-void CoreChecker::read(Shadow& map, const isa::OperandAccess& o, const Access& b,
+void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, const Access& b,
                        std::vector<isa::ByteRange>& undefined) {
-  const bool tracks_definition = o.space != isa::Space::GM;  // GM is its file's bytes or zeros
-  map.update(o.ranges, [&](ShadowCell& c, uint64_t lo, uint64_t hi) {
-    if (c.writer.valid() && c.writer.index != b.ref.index)
-      conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
-    if (tracks_definition && !c.defined) {
-      if (b.copy)
-        push_merged(undefined, lo, hi);
-      else
-        uninit(b, o, lo, hi, c.writer);
+  const isa::OperandAccess* op = &hull_or_exact;
+  if (!op->exact) {
+    // A GM source given as its hull. While nothing has written the tensor no read of it can
+    // race yet: keep the instruction, and its rows only if a write ever comes near.
+    if (buf.map.empty()) {
+      buf.reads.add_lazy(b.ref, op->ranges.front(), *b.op);
+      if (buf.reads.size() >= ReadLog::kPruneAt) prune(buf);
+      if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
+      return;
     }
-    c.readers[b.pipe] = b.ref;
+    isa::exact_accesses(*b.op, exact_);
+    for (const isa::OperandAccess& x : exact_)
+      if (x.space == isa::Space::GM && !x.write) op = &x;
+  }
+  const isa::OperandAccess& o = *op;
+  const bool tracks_definition = o.space != isa::Space::GM;  // GM is its file's bytes or zeros
+  const auto undefined_piece = [&](uint64_t lo, uint64_t hi, const AccessRef& origin) {
+    if (b.copy)
+      push_merged(undefined, lo, hi);
+    else
+      uninit(b, o, lo, hi, origin);
+  };
+  buf.map.inspect(
+      o.ranges,
+      [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
+        if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
+          conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
+        if (tracks_definition && !c.defined) undefined_piece(lo, hi, c.writer);
+      },
+      [&](uint64_t lo, uint64_t hi) {
+        if (tracks_definition) undefined_piece(lo, hi, AccessRef{});
+      });
+  buf.reads.add(b.ref, b.fractals, o.ranges);
+  if (buf.reads.size() < ReadLog::kPruneAt) return;
+  prune(buf);
+  if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
+}
+
+// No writer catches up with these reads: keep the oldest per byte range instead.
+void CoreChecker::fold(Buffer& buf) {
+  for (ReadLog::Entry& e : buf.reads.take_oldest()) {
+    materialize(e);
+    buf.folded.update(e.ranges, [&](ReaderCell& c, uint64_t, uint64_t) {
+      c.readers[static_cast<size_t>(e.reader.pipe)] = e.reader;
+      if (e.reader.pipe == isa::Pipe::M) c.fractals = e.fractals;
+    });
+  }
+}
+
+void CoreChecker::prune(Buffer& buf) {
+  // A read of pipe R is dead below what every writer pipe knows of R.
+  std::array<uint64_t, isa::kPipeCount> dead_below;
+  dead_below.fill(UINT64_MAX);
+  for (size_t w = 0; w < isa::kPipeCount; ++w)
+    if (buf.writers >> w & 1u)
+      for (size_t r = 0; r < isa::kPipeCount; ++r)
+        dead_below[r] = std::min(dead_below[r], known_[w][r].before);
+  buf.reads.prune([&](const ReadLog::Entry& e) {
+    return e.reader.index < dead_below[static_cast<size_t>(e.reader.pipe)];
   });
 }
 
-void CoreChecker::write(Shadow& map, const isa::OperandAccess& o, const Access& b) {
-  map.inspect(o.ranges, [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
-    if (c.writer.valid() && c.writer.index != b.ref.index)
-      conflict(b, c.writer, true, true, o, lo, hi, c.writer_fractals);
-    for (const AccessRef& r : c.readers)
-      if (r.valid() && r.index != b.ref.index)
-        conflict(b, r, false, true, o, lo, hi, r.index == c.writer.index ? c.writer_fractals : 0);
+void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& b) {
+  buf.writers |= 1u << b.pipe;
+  prune(buf);
+  // Reads still logged: WAR unless ordered; then the overwritten bytes are forgotten.
+  const uint64_t lo = o.ranges.front().begin, hi = o.ranges.back().end;
+  bool cut = false;
+  for (ReadLog::Entry& e : buf.reads.entries()) {
+    if (e.hi <= lo || e.lo >= hi) continue;
+    if (e.lazy) {
+      if (e.reader.index < known_[b.pipe][static_cast<size_t>(e.reader.pipe)].before) continue;
+      materialize(e);
+    }
+    bool overlaps = false;
+    for_each_overlap(e.ranges, o.ranges, [&](uint64_t x, uint64_t y) {
+      overlaps = true;
+      if (e.reader.index != b.ref.index && !ordered(b, e.reader))
+        conflict(b, e.reader, false, true, o, x, y, e.fractals);
+    });
+    if (overlaps) {
+      subtract(e, o.ranges);
+      cut = true;
+    }
+  }
+  if (cut) buf.reads.prune([](const ReadLog::Entry&) { return false; });
+  if (!buf.folded.empty()) {
+    buf.folded.inspect(o.ranges, [&](const ReaderCell& c, uint64_t x, uint64_t y) {
+      for (const AccessRef& r : c.readers)
+        if (r.valid() && r.index != b.ref.index && !ordered(b, r))
+          conflict(b, r, false, true, o, x, y, r.pipe == isa::Pipe::M ? c.fractals : 0);
+    });
+    buf.folded.assign(o.ranges, ReaderCell{});
+  }
+  buf.map.inspect(o.ranges, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
+    if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
+      conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
   });
   ShadowCell n;
   n.writer = b.ref;
   n.writer_fractals = b.fractals;
   n.defined = true;
-  map.assign(o.ranges, n);
+  buf.map.assign(o.ranges, n);
 }
 
 void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
                            const isa::OperandAccess& o, uint64_t lo, uint64_t hi, uint16_t a_fractals) {
   const size_t r = static_cast<size_t>(a.pipe);
-  const Bound& k = known_[b.pipe][r];
-  if (a.index < k.before) {
-    // Ordered. Remember whether the sync that last raised this bound was what ordered it.
-    (a.index >= k.prev ? needed_ : seen_)[r] = true;
-    return;
-  }
   const uint32_t threshold = opt_.mmad_interlock_fractals;
   if (r == b.pipe && o.space == isa::Space::L0C && is_mmad(a.op) && is_mmad(b.ref.op) &&
       a_fractals >= threshold) {
@@ -177,7 +275,7 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
   std::vector<isa::ByteRange> out;
   const auto mark = [&](isa::Space s) {
     coalesce(out);
-    shadow(s, 0).update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
+    buffer(s, 0).map.update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
     out.clear();
   };
   if (const auto* ld = std::get_if<isa::LoadData>(&op)) {

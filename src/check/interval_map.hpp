@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <memory>
+#include <memory_resource>
 #include <vector>
 
 #include "aicore/isa/access.hpp"
@@ -17,6 +19,13 @@ namespace aicore::check {
 template <class Cell>
 class IntervalMap {
  public:
+  IntervalMap() : pool_(std::make_unique<std::pmr::unsynchronized_pool_resource>()), map_(pool_.get()) {}
+  // A move keeps the nodes (and their pool) but not the hint, which may be the old end().
+  IntervalMap(IntervalMap&& o) noexcept : pool_(std::move(o.pool_)), map_(std::move(o.map_)) {}
+  IntervalMap& operator=(IntervalMap&&) = delete;
+  IntervalMap(const IntervalMap&) = delete;
+  IntervalMap& operator=(const IntervalMap&) = delete;
+
   // f(Cell&, lo, hi) on every piece of the ranges, in address order; bytes not in the map yet
   // get a default Cell first.
   template <class F>
@@ -30,6 +39,21 @@ class IntervalMap {
       for (auto it = locate(r.begin); it != map_.end() && it->first < r.end; ++it)
         f(it->second.cell, std::max(r.begin, it->first), std::min(r.end, it->second.end));
   }
+  // The same, and gap(lo, hi) for the bytes of the ranges no cell holds (never touched).
+  template <class F, class G>
+  void inspect(const std::vector<isa::ByteRange>& ranges, F&& f, G&& gap) const {
+    for (const isa::ByteRange& r : ranges) {
+      uint64_t pos = r.begin;
+      for (auto it = locate(r.begin); it != map_.end() && it->first < r.end; ++it) {
+        if (it->first > pos) gap(pos, it->first);
+        const uint64_t hi = std::min(r.end, it->second.end);
+        f(it->second.cell, std::max(r.begin, it->first), hi);
+        pos = hi;
+      }
+      if (pos < r.end) gap(pos, r.end);
+    }
+  }
+  bool empty() const { return map_.empty(); }
   // Every byte of the ranges gets state `c`.
   void assign(const std::vector<isa::ByteRange>& ranges, const Cell& c) {
     for (const isa::ByteRange& r : ranges) assign_one(r.begin, r.end, c);
@@ -46,26 +70,37 @@ class IntervalMap {
     uint64_t end;
     Cell cell;
   };
-  using Map = std::map<uint64_t, Seg>;
+  // Cells split and merge all the time as tiles come and go: their nodes come from a pool of
+  // this map's own (held by pointer, so the map may move).
+  using Map = std::pmr::map<uint64_t, Seg>;
   using It = typename Map::iterator;
   using CIt = typename Map::const_iterator;
 
-  // The first cell ending after `pos`.
-  It locate(uint64_t pos) {
-    It it = map_.upper_bound(pos);
-    if (it != map_.begin()) {
-      It p = std::prev(it);
-      if (p->second.end > pos) return p;
+  // The first cell ending after `pos`. Accesses walk up through memory (a strided copy, the
+  // rows of a tile), so the cell found last, or the one after it, is tried before the tree.
+  CIt locate(uint64_t pos) const {
+    if (hint_ != map_.cend() && hint_->first <= pos) {
+      if (pos < hint_->second.end) return hint_;
+      const CIt n = std::next(hint_);
+      if (n == map_.cend() || pos < n->first) return n;
+      if (pos < n->second.end) return hint_ = n;
     }
+    CIt it = map_.upper_bound(pos);
+    if (it != map_.cbegin()) {
+      CIt p = std::prev(it);
+      if (p->second.end > pos) it = p;
+    }
+    if (it != map_.cend()) hint_ = it;
     return it;
   }
-  CIt locate(uint64_t pos) const {
-    CIt it = map_.upper_bound(pos);
-    if (it != map_.begin()) {
-      CIt p = std::prev(it);
-      if (p->second.end > pos) return p;
-    }
-    return it;
+  It locate(uint64_t pos) {
+    const CIt c = static_cast<const IntervalMap*>(this)->locate(pos);
+    return map_.erase(c, c);  // const_iterator -> iterator
+  }
+  // Erasing may remove the hinted cell: forget it.
+  It erase(It it) {
+    hint_ = map_.cend();
+    return map_.erase(it);
   }
   // `it` covers `at` strictly inside: cut it there; returns the right part.
   It split(It it, uint64_t at) {
@@ -83,7 +118,7 @@ class IntervalMap {
       if (b == stop) break;
       if (a->second.end == b->first && a->second.cell.same(b->second.cell)) {
         a->second.end = b->second.end;
-        map_.erase(b);
+        erase(b);
       } else {
         a = b;
       }
@@ -124,17 +159,19 @@ class IntervalMap {
     while (it != map_.end() && it->first < hi) {
       if (it->second.end > hi) {
         It right = split(it, hi);
-        map_.erase(it);
+        erase(it);
         it = right;
         break;
       }
-      it = map_.erase(it);
+      it = erase(it);
     }
     It n = map_.emplace_hint(it, lo, Seg{hi, c});
     merge_around(n, n);
   }
 
+  std::unique_ptr<std::pmr::unsynchronized_pool_resource> pool_;
   Map map_;
+  mutable CIt hint_ = map_.cend();  // the cell locate() found last (end: none)
 };
 
 }  // namespace aicore::check

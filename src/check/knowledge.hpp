@@ -17,7 +17,7 @@ namespace aicore::check {
 struct SyncDesc {
   AccessRef ref;
   AccessRef set;  // WaitFlag: the SetFlag it paired with
-  std::string text;
+  isa::Op op;     // for its name in messages (sync_text)
 };
 
 struct SyncUse {

@@ -10,15 +10,18 @@
 
 namespace aicore::check {
 
+// 16 bytes: shadow cells hold seven of them, and shadow memory is the checker's bulk.
 struct AccessRef {
-  static constexpr uint64_t kNone = UINT64_MAX;
-  uint64_t index = kNone;  // position in its core's program
+  static constexpr uint64_t kNone = (uint64_t{1} << 48) - 1;
+  AccessRef() : index(kNone), op(0), pipe(isa::Pipe::S) {}
+  uint64_t index : 48;  // position in its core's program
+  uint64_t op : 8;      // isa::Op alternative
+  isa::Pipe pipe : 8;
   uint32_t line = 0;
   FileId file = 0;
-  uint8_t op = 0;  // isa::Op alternative
-  isa::Pipe pipe = isa::Pipe::S;
   bool valid() const { return index != kNone; }
 };
+static_assert(sizeof(AccessRef) == 16, "AccessRef packs into 16 bytes");
 
 AccessRef ref_of(const isa::Instruction& in);
 const char* op_name(uint8_t op);  // mnemonic of an isa::Op alternative

@@ -12,6 +12,26 @@ uint64_t cycles_key(uint16_t core, uint64_t index) {
 }
 }  // namespace
 
+ReportKey key_of(ReportKind kind, uint16_t core_a, const AccessRef& a, uint16_t core_b, const AccessRef& b,
+                 isa::Space space, uint32_t tensor, uint8_t hazard) {
+  ReportKey k;
+  k.kind = kind;
+  k.hazard = hazard;
+  k.space = space;
+  k.tensor = tensor;
+  k.core_a = core_a;
+  k.core_b = core_b;
+  if (a.valid()) {
+    k.file_a = a.file;
+    k.line_a = a.line;
+    k.index_a = a.line ? 0 : a.index;
+  }
+  k.file_b = b.file;
+  k.line_b = b.line;
+  k.index_b = b.line ? 0 : b.index;
+  return k;
+}
+
 bool ReportKey::operator==(const ReportKey& o) const {
   return std::tie(kind, hazard, space, tensor, core_a, core_b, file_a, file_b, line_a, line_b, index_a,
                   index_b) == std::tie(o.kind, o.hazard, o.space, o.tensor, o.core_a, o.core_b, o.file_a,
@@ -43,10 +63,12 @@ ReportBook::Slot ReportBook::find(const ReportKey& key, Severity severity) {
   return Slot{&reports_.back(), id, true};
 }
 
-void ReportBook::add_range(uint32_t id, uint64_t a, uint64_t b, uint64_t lo, uint64_t hi) {
+void ReportBook::add_range(uint32_t id, uint64_t a, uint64_t b, uint64_t lo, uint64_t hi, uint8_t hazard) {
   Report& r = reports_[id];
   Track& t = tracks_[id];
   const bool same_instance = t.a == a && t.b == b;
+  if (same_instance && hazard != t.hazard) return;
+  if (!same_instance) t.hazard = hazard;
   if (t.a == UINT64_MAX) {
     r.has_range = true;
     r.lo = lo;

@@ -9,6 +9,7 @@
 
 #include "aicore/check/options.hpp"
 #include "aicore/check/report.hpp"
+#include "refs.hpp"
 
 namespace aicore::check {
 
@@ -23,6 +24,12 @@ struct ReportKey {
   uint64_t index_a = 0, index_b = 0;  // disambiguates instructions without lines (programmatic sources)
   bool operator==(const ReportKey& o) const;
 };
+// The key of a report about instructions a (of core_a; none for one-instruction reports) and b.
+// Lines identify them, so repeats of a source line merge; instruction indexes stand in for
+// lines only where a source has none.
+ReportKey key_of(ReportKind kind, uint16_t core_a, const AccessRef& a, uint16_t core_b, const AccessRef& b,
+                 isa::Space space = isa::Space::GM, uint32_t tensor = 0, uint8_t hazard = 0);
+
 struct ReportKeyHash {
   size_t operator()(const ReportKey& k) const;
 };
@@ -38,8 +45,9 @@ class ReportBook {
   };
   Slot find(const ReportKey& key, Severity severity);
   Report& at(uint32_t id) { return reports_[id]; }
-  // One more piece [lo, hi) of bytes for report `id`, from the instruction pair (a, b).
-  void add_range(uint32_t id, uint64_t a, uint64_t b, uint64_t lo, uint64_t hi);
+  // One more piece [lo, hi) of bytes for report `id`, from the instruction pair (a, b) and the
+  // given hazard kind. One pair racing in two ways (RAW and WAW) counts the bytes of the first.
+  void add_range(uint32_t id, uint64_t a, uint64_t b, uint64_t lo, uint64_t hi, uint8_t hazard = 0);
 
   // Report `id` wants the cycles of instruction (core, index) as its first or second one.
   void want_cycles(uint32_t id, bool second, uint16_t core, uint64_t index);
@@ -55,6 +63,7 @@ class ReportBook {
     uint64_t a = UINT64_MAX, b = UINT64_MAX;  // the instance last merged
     uint64_t last_hi = UINT64_MAX;            // end of the last piece (contiguous pieces are one range)
     bool first_open = true;                   // the first range still grows
+    uint8_t hazard = 0;                       // of the instance's first piece
   };
   struct Cycles {
     uint64_t index = UINT64_MAX, start = 0, end = 0;

@@ -12,29 +12,15 @@ uint64_t OperandAccess::bytes() const {
   return n;
 }
 
-void AccessList::open(const char* operand, Space s, uint32_t tensor, bool write) {
+void AccessList::open(const char* operand, Space s, uint32_t tensor, bool write, bool exact) {
   OperandAccess& o = ops_[count_++];
   o.operand = operand;
   o.space = s;
   o.tensor = s == Space::GM ? tensor : 0;
   o.write = write;
+  o.exact = exact;
   o.ranges.clear();
   sorted_ = true;
-}
-
-void AccessList::append(uint64_t begin, uint64_t end) {
-  if (begin >= end) return;
-  std::vector<ByteRange>& v = ops_[count_ - 1].ranges;
-  if (!v.empty()) {
-    ByteRange& last = v.back();
-    // Most enumerations come in address order: extend the last range in place.
-    if (begin >= last.begin && begin <= last.end) {
-      last.end = std::max(last.end, end);
-      return;
-    }
-    if (begin < last.begin) sorted_ = false;
-  }
-  v.push_back(ByteRange{begin, end});
 }
 
 void AccessList::seal() {
@@ -57,17 +43,20 @@ namespace {
 // The bytes of one 16-row fractal block read by the Cube: rows < `rows`, bytes < `row_bytes`
 // of each `pitch`-byte row, from `base`.
 void rows_of(AccessList& out, uint64_t base, uint64_t rows, uint64_t row_bytes, uint64_t pitch) {
+  if (row_bytes == pitch) return out.append(base, base + rows * pitch);  // whole rows: one range
   for (uint64_t r = 0; r < rows; ++r) out.append(base + r * pitch, base + r * pitch + row_bytes);
 }
 
 struct Exact {
   AccessList& out;
+  bool gm_reads = true;
 
-  // A whole operand as one hull (isa::footprint), for degenerate instructions only.
-  void hull(const Op& op, const char* operand, Space s, uint32_t tensor, bool write) {
+  // A whole operand as one hull (isa::footprint): for degenerate instructions (still exact = true:
+  // the best there is), and for GM sources when the caller asks for hulls.
+  void hull(const Op& op, const char* operand, Space s, uint32_t tensor, bool write, bool exact = true) {
     for (const Extent& e : footprint(op))
       if (e.space == s && e.write == write && e.tensor == tensor) {
-        out.open(operand, s, tensor, write);
+        out.open(operand, s, tensor, write, exact);
         out.append(e.begin, e.end);
         out.seal();
         return;
@@ -79,10 +68,14 @@ struct Exact {
     const uint64_t len = uint64_t{o.blockLen} * 32;
     const uint64_t src_step = (uint64_t{o.blockLen} + o.srcGap) * 32;
     const uint64_t dst_step = (uint64_t{o.blockLen} + o.dstGap) * 32;
-    out.open("src", Space::GM, o.src.tensor, false);
-    for (uint64_t i = 0; i < o.blockCount; ++i)
-      out.append(o.src.offset + i * src_step, o.src.offset + i * src_step + len);
-    out.seal();
+    if (gm_reads) {
+      out.open("src", Space::GM, o.src.tensor, false);
+      for (uint64_t i = 0; i < o.blockCount; ++i)
+        out.append(o.src.offset + i * src_step, o.src.offset + i * src_step + len);
+      out.seal();
+    } else {
+      hull(o, "src", Space::GM, o.src.tensor, false, false);
+    }
     out.open("dst", Space::L1, 0, true);
     for (uint64_t i = 0; i < o.blockCount; ++i)
       out.append(o.dst.offset + i * dst_step, o.dst.offset + i * dst_step + len);
@@ -100,21 +93,19 @@ struct Exact {
     }
     // Each source row is dValue contiguous elements; each destination block is a whole 32 bytes
     // (the semantics zero-pads the last one).
-    out.open("src", Space::GM, o.src.tensor, false);
-    for (uint64_t d = 0; d < o.ndNum; ++d)
-      for (uint64_t r = 0; r < o.nValue; ++r) {
-        const uint64_t s = o.src.offset + d * o.srcNdMatrixStride * es + r * o.srcDValue * es;
-        out.append(s, s + row);
-      }
-    out.seal();
+    if (gm_reads) {
+      out.open("src", Space::GM, o.src.tensor, false);
+      for (uint64_t d = 0; d < o.ndNum; ++d)
+        rows_of(out, o.src.offset + d * o.srcNdMatrixStride * es, o.nValue, row, uint64_t{o.srcDValue} * es);
+      out.seal();
+    } else {
+      hull(o, "src", Space::GM, o.src.tensor, false, false);
+    }
     out.open("dst", Space::L1, 0, true);
     for (uint64_t d = 0; d < o.ndNum; ++d)
-      for (uint64_t c = 0; c < blocks; ++c)  // column-block major: rows of a block are contiguous
-        for (uint64_t r = 0; r < o.nValue; ++r) {
-          const uint64_t t = o.dst.offset + d * o.dstNzMatrixStride * es + r * uint64_t{o.dstNzNStride} * 32 +
-                             c * uint64_t{o.dstNzC0Stride} * 32;
-          out.append(t, t + 32);
-        }
+      for (uint64_t c = 0; c < blocks; ++c)  // column-block major: with dstNzNStride 1, one range each
+        rows_of(out, o.dst.offset + d * o.dstNzMatrixStride * es + c * uint64_t{o.dstNzC0Stride} * 32,
+                o.nValue, 32, uint64_t{o.dstNzNStride} * 32);
     out.seal();
   }
 
@@ -157,6 +148,10 @@ struct Exact {
   void zz(const MmadCommon& o, uint64_t k_bytes) {
     const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);
     out.open("fm", Space::L0A, 0, false);
+    if (o.m % 16 == 0 && k_bytes % 32 == 0) {  // no padding: every fractal whole, one range
+      out.append(o.fm.offset, o.fm.offset + m1n * k1n * kFractalBytes);
+      return out.seal();
+    }
     for (uint64_t m1 = 0; m1 < m1n; ++m1)
       for (uint64_t k1 = 0; k1 < k1n; ++k1)
         rows_of(out, o.fm.offset + (m1 * k1n + k1) * kFractalBytes, std::min<uint64_t>(16, o.m - m1 * 16),
@@ -171,6 +166,10 @@ struct Exact {
           uint64_t pitch, uint64_t divisor) {
     const uint64_t n1n = ceil_div(n, 16), k1n = ceil_div(k_bytes, 32);
     out.open(operand, s, 0, false);
+    if (n % 16 == 0 && k_bytes % 32 == 0) {  // no padding: one range
+      out.append(base, base + k1n * n1n * frac);
+      return out.seal();
+    }
     for (uint64_t k1 = 0; k1 < k1n; ++k1)
       for (uint64_t n1 = 0; n1 < n1n; ++n1)
         rows_of(out, base + (k1 * n1n + n1) * frac, std::min<uint64_t>(16, n - n1 * 16),
@@ -182,7 +181,11 @@ struct Exact {
   // whole fractals (the Cube computes 16 x 16 outputs, docs/decisions.md).
   void c_matrix(const MmadCommon& o) {
     const uint64_t m1n = ceil_div(o.m, 16), n1n = ceil_div(o.n, 16);
-    if (o.accumulates()) {
+    if (o.accumulates() && o.m % 16 == 0 && o.n % 16 == 0) {  // no padding: one range
+      out.open("dst", Space::L0C, 0, false);
+      out.append(o.dst.offset, o.dst.offset + m1n * n1n * kCFractalBytes);
+      out.seal();
+    } else if (o.accumulates()) {
       out.open("dst", Space::L0C, 0, false);
       for (uint64_t n1 = 0; n1 < n1n; ++n1)
         for (uint64_t m1 = 0; m1 < m1n; ++m1)
@@ -220,21 +223,15 @@ struct Exact {
       hull(o, "dst", Space::GM, o.dst.tensor, true);
       return;
     }
-    out.open("src", Space::L0C, 0, false);
+    out.open("src", Space::L0C, 0, false);  // rows j of column block c: 64 bytes at (c * srcStride + j) * 64
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
       for (uint64_t c = 0; c < cblocks; ++c)
-        for (uint64_t j = 0; j < o.mSize; ++j) {
-          const uint64_t s = o.src.offset + nd * o.srcNdStride * kCFractalBytes + (c * o.srcStride + j) * 64;
-          out.append(s, s + 64);
-        }
+        rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize, 64,
+                64);
     out.seal();
-    out.open("dst", Space::GM, o.dst.tensor, true);
+    out.open("dst", Space::GM, o.dst.tensor, true);  // row j: nSize contiguous int32 at j * dstStride
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
-      for (uint64_t j = 0; j < o.mSize; ++j)
-        for (uint64_t c = 0; c < cblocks; ++c) {
-          const uint64_t d = o.dst.offset + (nd * o.dstNdStride + j * o.dstStride + c * 16) * 4;
-          out.append(d, d + 64);
-        }
+      rows_of(out, o.dst.offset + nd * o.dstNdStride * 4, o.mSize, cblocks * 64, uint64_t{o.dstStride} * 4);
     out.seal();
   }
 
@@ -245,9 +242,9 @@ struct Exact {
 
 }  // namespace
 
-void exact_accesses(const Op& op, AccessList& out) {
+void exact_accesses(const Op& op, AccessList& out, bool gm_reads) {
   out.clear();
-  std::visit(Exact{out}, op);
+  std::visit(Exact{out, gm_reads}, op);
 }
 
 }  // namespace aicore::isa

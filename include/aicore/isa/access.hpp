@@ -26,6 +26,7 @@ struct OperandAccess {
   Space space = Space::L1;
   uint32_t tensor = 0;  // GM only
   bool write = false;
+  bool exact = true;  // false: `ranges` is the hull only (see exact_accesses' gm_reads)
   std::vector<ByteRange> ranges;
   uint64_t bytes() const;
 };
@@ -41,9 +42,22 @@ class AccessList {
 
   void clear() { count_ = 0; }
   // Starts a new operand; add its ranges with append() in any order, then close it with seal().
-  void open(const char* operand, Space s, uint32_t tensor, bool write);
-  void append(uint64_t begin, uint64_t end);  // empty ranges are ignored
-  void seal();                                // sorts (only if needed) and coalesces
+  void open(const char* operand, Space s, uint32_t tensor, bool write, bool exact = true);
+  void append(uint64_t begin, uint64_t end) {  // empty ranges are ignored
+    if (begin >= end) return;
+    std::vector<ByteRange>& v = ops_[count_ - 1].ranges;
+    if (!v.empty()) {
+      ByteRange& last = v.back();
+      // Most enumerations come in address order: extend the last range in place.
+      if (begin >= last.begin && begin <= last.end) {
+        if (end > last.end) last.end = end;
+        return;
+      }
+      if (begin < last.begin) sorted_ = false;
+    }
+    v.push_back(ByteRange{begin, end});
+  }
+  void seal();  // sorts (only if needed) and coalesces
 
  private:
   std::array<OperandAccess, 6> ops_{};
@@ -55,7 +69,10 @@ class AccessList {
 // op that passed check_fields(). An ND2NZ operand of more than kMaxExactRanges pieces (far beyond
 // any real tile) is given as its hull instead, so a degenerate instruction cannot take unbounded
 // time or memory.
-void exact_accesses(const Op& op, AccessList& out);
+// With gm_reads = false a GM source is given as its hull (exact = false): a caller that learns
+// from the hull alone that it needs nothing more (a tensor nothing writes) skips enumerating
+// one range per row.
+void exact_accesses(const Op& op, AccessList& out, bool gm_reads = true);
 constexpr uint64_t kMaxExactRanges = uint64_t{1} << 20;
 
 }  // namespace aicore::isa
