@@ -41,9 +41,13 @@ void Checker::executed(isa::CoreId core, uint64_t index, uint64_t start_cycle, u
 
 void Checker::finish(const RunEnd& end) {
   if (impl_->finished) return;
-  for (auto& c : impl_->cores) c->finish(end);
+  bool complete = end.completed;
+  for (auto& c : impl_->cores) {
+    complete = complete && !c->stuck();
+    c->finish(end);
+  }
   if (impl_->cross) impl_->cross->finish();
-  impl_->book.finish(end.completed);
+  impl_->book.finish(complete);
   impl_->finished = true;
 }
 

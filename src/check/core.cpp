@@ -25,9 +25,11 @@ bool is_memory(const isa::Op& op) {
            std::holds_alternative<isa::PipeBarrier>(op));
 }
 
-// What pipe R's instructions up to `last` give: all with a smaller index are complete.
-Known completed(const AccessRef& last) {
-  return Known{last.valid() ? last.index + 1 : 0, last};
+// What a SetFlag, PipeBarrier or PIPE_ALL at program index `at` knows of a pipe whose last
+// memory instruction so far is `last`: all of its instructions before `at`, sync ones included
+// (a WaitFlag among them matters for the double-SetFlag check).
+Known completed(uint64_t at, const AccessRef& last) {
+  return Known{at, last};
 }
 }  // namespace
 
@@ -142,11 +144,13 @@ void CoreChecker::process_sync(const isa::Instruction& in, size_t pipe) {
 
 void CoreChecker::raise(Bound& b, const Known& k, const ViaRef& via, bool& raised) {
   if (k.before <= b.before) return;
+  // "Raised" counts memory instructions newly known complete (what the lints judge); a bound
+  // that only moves past sync instructions still orders those.
+  if (k.last.valid() && (!b.last.valid() || k.last.index > b.last.index)) raised = true;
   b.prev = b.before;
   b.before = k.before;
   b.last = k.last;
   b.via = via;
-  raised = true;
 }
 
 void CoreChecker::scalar_changed() {
@@ -158,10 +162,16 @@ void CoreChecker::scalar_changed() {
 void CoreChecker::set_flag(const isa::Instruction& in, const isa::SetFlag& s, size_t pipe) {
   FlagEntry e;
   for (size_t r = 0; r < e.rel.size(); ++r) e.rel[r] = Known{known_[pipe][r].before, known_[pipe][r].last};
-  const Known own = completed(last_mem_[pipe]);
+  const Known own = completed(in.index, last_mem_[pipe]);
   if (own.before > e.rel[pipe].before) e.rel[pipe] = own;
   e.set = ref_of(in);
   Flag& f = flag(s.event, s.id);
+  // The flag must be clear when this lands: the previous SetFlag's WaitFlag must come first.
+  if (!f.pending.empty())
+    double_set(in, f.pending.back().set, AccessRef{});
+  else if (f.last_wait.valid() &&
+           f.last_wait.index >= known_[pipe][static_cast<size_t>(f.last_wait.pipe)].before)
+    double_set(in, f.last_set, f.last_wait);
   f.pending.push_back(std::move(e));
   ++f.sets;
   lint_event_id(in, s.id);
@@ -173,21 +183,41 @@ void CoreChecker::wait_flag(const isa::Instruction& in, const isa::WaitFlag& w, 
   const FlagEntry e = std::move(f.pending.front());
   f.pending.pop_front();
   const AccessRef wait = ref_of(in);
+  f.last_wait = wait;
+  f.last_set = e.set;
   const ViaRef via(&pool_, pool_.make(SyncDesc{wait, e.set, in.op}));
   bool raised = false;
   for (size_t r = 0; r < e.rel.size(); ++r) raise(known_[pipe][r], e.rel[r], via, raised);
-  via->raised = raised;
+  via->raised = raised && w.event.src != isa::Pipe::S;  // (see below)
   if (pipe == kS && raised) scalar_changed();
+  // A SetFlag with something to release whose wait learns nothing: the waiting pipe knew it
+  // all already. (A pre-set "buffer free" flag releases nothing: its first wait is normal.)
+  // Reported once the pipe accesses memory again: a drain at the end of a kernel is normal.
+  // Flags from the scalar unit are left alone: its own work (scalar GM stores, which v1 does not
+  // model) is what they order, and what it dispatches is ordered anyway.
+  bool releases = false;
+  for (const Known& k : e.rel) releases = releases || k.last.valid();
+  if (releases && !raised && w.event.src != isa::Pipe::S)
+    redundant_[pipe].push_back(Redundant{wait, e.set, in.op});
   const size_t src = static_cast<size_t>(w.event.src), dst = static_cast<size_t>(w.event.dst);
   last_wait_[src][dst] = LastWait{true, wait, e.set, w.id};
   resolve_watches(w, wait, e.set);
   lint_event_id(in, w.id);
 }
 
+void CoreChecker::report_redundant(size_t pipe) {
+  for (const Redundant& r : redundant_[pipe])
+    lint(ReportKind::UselessSync, r.wait, sync_text(r.op),
+         sync_text(r.op) + " ordered nothing: " + isa::to_string(static_cast<isa::Pipe>(pipe)) +
+             " already knew everything its SetFlag at " + line_of(r.set, r.wait.file) + " releases",
+         "remove the pair, or check that it synchronises what was meant");
+  redundant_[pipe].clear();
+}
+
 void CoreChecker::barrier(const isa::Instruction& in, size_t pipe) {
   const ViaRef via(&pool_, pool_.make(SyncDesc{ref_of(in), AccessRef{}, in.op}));
   bool raised = false;
-  raise(known_[pipe][pipe], completed(last_mem_[pipe]), via, raised);
+  raise(known_[pipe][pipe], completed(in.index, last_mem_[pipe]), via, raised);
   via->raised = raised;
 }
 
@@ -196,7 +226,7 @@ void CoreChecker::pipe_all(const isa::Instruction& in) {
   const ViaRef via(&pool_, pool_.make(SyncDesc{at, AccessRef{}, in.op}));
   bool raised = false;
   for (Knowledge& k : known_)
-    for (size_t r = 0; r < k.size(); ++r) raise(k[r], completed(last_mem_[r]), via, raised);
+    for (size_t r = 0; r < k.size(); ++r) raise(k[r], completed(in.index, last_mem_[r]), via, raised);
   via->raised = raised;
   scalar_changed();
   const auto& b = std::get<isa::PipeBarrier>(in.op);
@@ -214,14 +244,23 @@ void CoreChecker::lint_event_id(const isa::Instruction& in, uint8_t id) {
        "use ids 0-5 in hand-written flags, or the two can pair with each other's SetFlags");
 }
 
+bool CoreChecker::stuck() const {
+  bool any = !program_.empty();
+  for (const auto& q : queues_) any = any || !q.empty();
+  return any;
+}
+
 void CoreChecker::finish(const RunEnd& end) {
   if (finished_) return;
   finished_ = true;
-  if (end.completed) end_lints();
-  if (end.deadlock) deadlock_hints();
+  // Instructions still held wait for SetFlags that never came: a deadlock, whether or not a
+  // model ran the program (a programmatic run has none to tell).
+  const bool completed = end.completed && !stuck();
+  if (completed) end_lints();
+  if (end.deadlock || stuck()) deadlock_hints();
   // Unused-sync judgements need the whole program: a run that stopped early has not shown
   // what its last syncs order.
-  pool_.close(end.completed);
+  pool_.close(completed);
 }
 
 }  // namespace aicore::check

@@ -49,6 +49,7 @@ class CoreChecker {
   ~CoreChecker();
   void issue(const isa::Instruction& in);
   void finish(const RunEnd& end);
+  bool stuck() const;  // instructions wait for a SetFlag that was never issued
 
  private:
   struct Queued {
@@ -62,6 +63,7 @@ class CoreChecker {
   struct Flag {
     std::deque<FlagEntry> pending;  // processed SetFlags no WaitFlag has paired with yet
     uint64_t sets = 0;
+    AccessRef last_wait, last_set;  // the last pair taken (for the double-SetFlag check)
   };
   struct LastWait {
     bool valid = false;
@@ -100,6 +102,7 @@ class CoreChecker {
   const Flag& flag(isa::EventPair e, uint8_t id) const { return flags_[flag_key(e, id)]; }
   static size_t flag_key(isa::EventPair e, uint8_t id);
   void lint_event_id(const isa::Instruction& in, uint8_t id);
+  void report_redundant(size_t pipe);
 
   // Memory hazards (hazards.cpp).
   void process_memory(const isa::Instruction& in, size_t pipe);
@@ -136,13 +139,16 @@ class CoreChecker {
             uint64_t lo, uint64_t hi, uint16_t a_fractals);
   void uninit(const Access& b, const isa::OperandAccess& o, uint64_t lo, uint64_t hi,
               const AccessRef& origin);
-  void interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi, uint16_t fractals);
+  void interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi, uint16_t fractals,
+                          uint8_t hazard);
   void resolve_watches(const isa::WaitFlag& w, const AccessRef& wait, const AccessRef& set);
   void judge_sync(const SyncUse& u);
-  void lint(ReportKind kind, const AccessRef& at, const std::string& mnemonic, const std::string& summary,
-            const std::string& hint);
+  // A one-instruction report; returns it when new (to add details), else nullptr.
+  Report* lint(ReportKind kind, const AccessRef& at, const std::string& mnemonic, const std::string& summary,
+               const std::string& hint);
   void end_lints();
   void deadlock_hints();
+  void double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait);
   std::string known_text(const Access& b, const AccessRef& a, FileId file) const;
 
   uint16_t core_;
@@ -160,6 +166,12 @@ class CoreChecker {
   std::vector<Flag> flags_;
   std::array<std::array<LastWait, isa::kPipeCount>, isa::kPipeCount> last_wait_{};  // [src][dst]
   std::array<std::array<std::vector<Watch>, isa::kPipeCount>, isa::kPipeCount> watches_;
+  // WaitFlags that taught their pipe nothing, reported if the pipe accesses memory again.
+  struct Redundant {
+    AccessRef wait, set;
+    isa::Op op;
+  };
+  std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
 
   std::array<Buffer, isa::kSpaceCount> onchip_;
   std::vector<Buffer> gm_;                                // per GM tensor

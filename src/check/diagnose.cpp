@@ -135,9 +135,9 @@ void CoreChecker::race(const Access& b, const AccessRef& a, bool a_writes, bool 
     std::string note;
     const uint16_t fractals = a_first ? a_fractals : b.fractals;
     if (first.pipe == second.pipe && o.space == isa::Space::L0C && is_mmad(first.op) && is_mmad(second.op))
-      note = " (the earlier Mmad has (m/16)*(n/16) = " + std::to_string(fractals) +
-             " fractals, fewer than the " + std::to_string(opt_.mmad_interlock_fractals) +
-             " the Cube needs to order accumulation by itself)";
+      note = " (the earlier Mmad's (m/16)*(n/16) is " + std::to_string(fractals) + ", below the " +
+             std::to_string(opt_.mmad_interlock_fractals) +
+             " fractals at which the Cube orders accumulation itself)";
     r.fix = fix_for(first, second, file, note);
     if (a_first && a.pipe != second.pipe) {
       // Set too early: the last wait before the reader pairs with a SetFlag before the writer.
@@ -220,7 +220,7 @@ void CoreChecker::uninit(const Access& b, const isa::OperandAccess& o, uint64_t 
 }
 
 void CoreChecker::interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi,
-                                     uint16_t fractals) {
+                                     uint16_t fractals, uint8_t hazard) {
   const ReportKey key = key_of(ReportKind::InterlockBoundary, core_, a, core_, b.ref, isa::Space::L0C);
   const ReportBook::Slot slot = book_.find(key, Severity::Warning);
   if (!slot.report) return;
@@ -240,23 +240,24 @@ void CoreChecker::interlock_boundary(const Access& b, const AccessRef& a, uint64
     book_.want_cycles(slot.id, false, core_, a.index);
     book_.want_cycles(slot.id, true, core_, b.ref.index);
   }
-  book_.add_range(slot.id, a.index, b.ref.index, lo, hi);
+  book_.add_range(slot.id, a.index, b.ref.index, lo, hi, hazard);
 }
 
-void CoreChecker::lint(ReportKind kind, const AccessRef& at, const std::string& mnemonic,
-                       const std::string& summary, const std::string& hint) {
+Report* CoreChecker::lint(ReportKind kind, const AccessRef& at, const std::string& mnemonic,
+                          const std::string& summary, const std::string& hint) {
   const ReportKey key = key_of(kind, core_, AccessRef{}, core_, at);
   const ReportBook::Slot slot =
       book_.find(key, kind == ReportKind::Deadlock ? Severity::Error : Severity::Warning);
-  if (!slot.report) return;
+  if (!slot.report) return nullptr;
   if (!slot.fresh) {
     ++slot.report->instances;
-    return;
+    return nullptr;
   }
   Report& r = *slot.report;
   r.at = instr_ref(core_, at, mnemonic, "");
   r.summary = summary;
   if (!hint.empty()) r.details.push_back({"hint", hint});
+  return &r;
 }
 
 void CoreChecker::judge_sync(const SyncUse& u) {
@@ -265,6 +266,32 @@ void CoreChecker::judge_sync(const SyncUse& u) {
        sync_text(u.desc.op) +
            " ordered nothing: every later access it could order was already ordered without it",
        "remove it, or check that it synchronises what was meant");
+}
+
+void CoreChecker::double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait) {
+  const AccessRef at = ref_of(in);
+  const ReportKey key = key_of(ReportKind::DoubleSetFlag, core_, previous, core_, at);
+  const ReportBook::Slot slot = book_.find(key, Severity::Error);
+  if (!slot.report) return;
+  if (!slot.fresh) {
+    ++slot.report->instances;
+    return;
+  }
+  Report& r = *slot.report;
+  const std::string name = sync_text(in.op);
+  r.at = instr_ref(core_, at, name, "");
+  r.other = instr_ref(core_, previous, "SetFlag", "");
+  if (wait.valid()) {
+    r.summary = name + " can land while the flag is still set: the WaitFlag at " + line_of(wait, at.file) +
+                " that takes the SetFlag at " + line_of(previous, at.file) + " is not ordered before it";
+    r.fix = fix_for(wait, at, at.file, "");
+  } else {
+    r.summary = name + " can land while the flag is still set: nothing takes the SetFlag at " +
+                line_of(previous, at.file) + " before it";
+    r.details.push_back({"hint",
+                         "every SetFlag of a flag needs its WaitFlag before the flag is set again; the "
+                         "hardware's behaviour is undefined otherwise (a later PIPE_ALL can hang)"});
+  }
 }
 
 }  // namespace aicore::check

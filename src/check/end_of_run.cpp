@@ -49,29 +49,30 @@ void CoreChecker::deadlock_hints() {
     const std::string wait = flag_name("WaitFlag", w->event, w->id),
                       set = flag_name("SetFlag", w->event, w->id);
     const Flag& f = flag(w->event, w->id);
-    std::string hint;
+    std::vector<std::string> hints;
     for (uint8_t id = 0; id < isa::kEventIds; ++id) {
       if (id == w->id % isa::kEventIds || flag(w->event, id).pending.empty()) continue;
-      hint += (hint.empty() ? "" : "; ") + flag_name("SetFlag", w->event, id) + " at " +
-              line_of(flag(w->event, id).pending.front().set, at.file) +
-              " is set and nothing waits for it: wrong id?";
+      hints.push_back(flag_name("SetFlag", w->event, id) + " at " +
+                      line_of(flag(w->event, id).pending.front().set, at.file) +
+                      " is set and nothing waits for it: wrong id?");
     }
     const size_t src = static_cast<size_t>(w->event.src);
     if (!queues_[src].empty() && !ready(queues_[src].front().instr) && &queues_[src].front().instr != in)
-      hint += (hint.empty() ? "" : "; ") + std::string("its SetFlag would come from ") +
-              isa::to_string(w->event.src) + ", which is itself stuck at " +
-              line_of(ref_of(queues_[src].front().instr), at.file) + " (a circular wait)";
+      hints.push_back(std::string("its SetFlag would come from ") + isa::to_string(w->event.src) +
+                      ", which is itself stuck at " + line_of(ref_of(queues_[src].front().instr), at.file) +
+                      " (a circular wait)");
     if (f.sets == 0 && is_reverse(w->event))
-      hint += (hint.empty() ? "" : "; ") + event_text(w->event) +
-              " runs against the data flow (a 'buffer free' flag): pre-set it once with " + set +
-              " at the start of the kernel, and drain it with a WaitFlag at the end";
+      hints.push_back(event_text(w->event) +
+                      " runs against the data flow (a 'buffer free' flag): pre-set it once with " + set +
+                      " at the start of the kernel, and drain it with a WaitFlag at the end");
     else if (f.sets == 0)
-      hint += (hint.empty() ? "" : "; ") + std::string("no ") + set + " is issued before the run stopped";
+      hints.push_back("no " + set + " is issued before the run stopped");
     else
-      hint += (hint.empty() ? "" : "; ") + std::string("all ") + std::to_string(f.sets) + " " + set +
-              " issued were taken by earlier WaitFlags: one WaitFlag too many, or a SetFlag missing";
-    lint(ReportKind::Deadlock, at, wait, wait + " can never pass: no " + set + " is left to pair with it",
-         hint);
+      hints.push_back("all " + std::to_string(f.sets) + " " + set +
+                      " issued were taken by earlier WaitFlags: one WaitFlag too many, or a SetFlag missing");
+    if (Report* r = lint(ReportKind::Deadlock, at, wait,
+                         wait + " can never pass: no " + set + " is left to pair with it", ""))
+      for (const std::string& h : hints) r->details.push_back({"hint", h});
   }
 }
 

@@ -120,6 +120,7 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     if (!o.ranges.empty() && o.ranges.back().end > opt_.capacity[static_cast<size_t>(o.space)]) return;
     if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
   }
+  if (!redundant_[pipe].empty()) report_redundant(pipe);
   Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), &in.op};
   needed_.fill(false);
   seen_.fill(false);
@@ -146,7 +147,7 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
     // race yet: keep the instruction, and its rows only if a write ever comes near.
     if (buf.map.empty()) {
       buf.reads.add_lazy(b.ref, op->ranges.front(), *b.op);
-      if (buf.reads.size() >= ReadLog::kPruneAt) prune(buf);
+      if (buf.reads.size() >= ReadLog::kFoldAt) prune(buf);
       if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
       return;
     }
@@ -173,7 +174,9 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
         if (tracks_definition) undefined_piece(lo, hi, AccessRef{});
       });
   buf.reads.add(b.ref, b.fractals, o.ranges);
-  if (buf.reads.size() < ReadLog::kPruneAt) return;
+  // Normally the next write prunes (after crediting the syncs that order it); a buffer nothing
+  // writes any more is pruned here.
+  if (buf.reads.size() < ReadLog::kFoldAt) return;
   prune(buf);
   if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
 }
@@ -204,16 +207,13 @@ void CoreChecker::prune(Buffer& buf) {
 
 void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& b) {
   buf.writers |= 1u << b.pipe;
-  prune(buf);
-  // Reads still logged: WAR unless ordered; then the overwritten bytes are forgotten.
+  // Reads still logged: WAR unless ordered (crediting the sync that ordered it); then the
+  // overwritten bytes are forgotten, and reads every writer knows complete are dropped.
   const uint64_t lo = o.ranges.front().begin, hi = o.ranges.back().end;
   bool cut = false;
   for (ReadLog::Entry& e : buf.reads.entries()) {
     if (e.hi <= lo || e.lo >= hi) continue;
-    if (e.lazy) {
-      if (e.reader.index < known_[b.pipe][static_cast<size_t>(e.reader.pipe)].before) continue;
-      materialize(e);
-    }
+    materialize(e);
     bool overlaps = false;
     for_each_overlap(e.ranges, o.ranges, [&](uint64_t x, uint64_t y) {
       overlaps = true;
@@ -225,7 +225,7 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
       cut = true;
     }
   }
-  if (cut) buf.reads.prune([](const ReadLog::Entry&) { return false; });
+  if (cut || buf.reads.size() >= ReadLog::kPruneAt) prune(buf);
   if (!buf.folded.empty()) {
     buf.folded.inspect(o.ranges, [&](const ReaderCell& c, uint64_t x, uint64_t y) {
       for (const AccessRef& r : c.readers)
@@ -251,7 +251,8 @@ void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, b
   const uint32_t threshold = opt_.mmad_interlock_fractals;
   if (r == b.pipe && o.space == isa::Space::L0C && is_mmad(a.op) && is_mmad(b.ref.op) &&
       a_fractals >= threshold) {
-    if (a_fractals == threshold) interlock_boundary(b, a, lo, hi, a_fractals);
+    if (a_fractals == threshold)
+      interlock_boundary(b, a, lo, hi, a_fractals, b_writes ? (a_writes ? 3 : 2) : 1);
     return;  // the Cube interlocks accumulation into the same L0C cells itself
   }
   race(b, a, a_writes, b_writes, o, lo, hi, a_fractals);

@@ -18,6 +18,8 @@ const char* to_string(ReportKind k) {
       return "uninitialised read";
     case ReportKind::Deadlock:
       return "deadlock";
+    case ReportKind::DoubleSetFlag:
+      return "double SetFlag";
     case ReportKind::InterlockBoundary:
       return "Mmad interlock boundary";
     case ReportKind::FlagLeftSet:
@@ -42,6 +44,8 @@ const char* code_of(ReportKind k) {
       return "uninit";
     case ReportKind::Deadlock:
       return "deadlock";
+    case ReportKind::DoubleSetFlag:
+      return "double-set";
     case ReportKind::InterlockBoundary:
       return "interlock-boundary";
     case ReportKind::FlagLeftSet:
