@@ -35,17 +35,17 @@ bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& e
 
 // What the model hands the checker: instructions in program order, and when each one ran.
 struct CheckSession::Feed : model::IssueHook, model::Observer {
-  explicit Feed(check::Checker& c) : checker(c) {}
+  explicit Feed(check::BackgroundChecker& c) : checker(c) {}
   void on_issue(const isa::Instruction& instr) override { checker.issue(isa::CoreId{0}, instr); }
   void on_instruction(const model::InstrRecord& r) override {
     checker.executed(isa::CoreId{0}, r.instr->index, r.start_cycle, r.end_cycle);
   }
-  check::Checker& checker;
+  check::BackgroundChecker& checker;
 };
 
 CheckSession::CheckSession(CheckMode mode, const config::Config& cfg, model::Simulation& sim) : mode_(mode) {
   if (mode_ == CheckMode::None) return;
-  checker_ = std::make_unique<check::Checker>(check::options_from(cfg));
+  checker_ = std::make_unique<check::BackgroundChecker>(check::options_from(cfg));
   feed_ = std::make_unique<Feed>(*checker_);
   sim.set_issue_hook(feed_.get());
   sim.add_observer(feed_.get());
@@ -53,8 +53,8 @@ CheckSession::CheckSession(CheckMode mode, const config::Config& cfg, model::Sim
 
 CheckSession::~CheckSession() = default;
 
-void CheckSession::finish(const model::RunSummary& s, const model::Simulation& sim,
-                          const std::string& out_dir, std::ostream& err, bool quiet_reports) {
+void CheckSession::finish(const model::RunSummary& s, const model::Simulation& sim, const std::string& out_dir,
+                          std::ostream& err, bool quiet_reports) {
   const std::string path = (fs::path(out_dir) / "checks.json").string();
   std::vector<std::string> names;
   for (const auto& t : sim.tensors()) {
@@ -64,26 +64,30 @@ void CheckSession::finish(const model::RunSummary& s, const model::Simulation& s
   nlohmann::json doc;
   if (checker_) {
     const bool deadlock = s.fault && s.fault->kind() == FaultKind::Deadlock;
-    checker_->finish(check::RunEnd{s.completed, deadlock});
-    doc = check::to_json(checker_->reports(), checker_->summary(), names);
-    const check::Summary& sum = checker_->summary();
-    if (!quiet_reports && (sum.errors || sum.warnings))
-      err << check::format_text(checker_->reports(), sum, names) << "check: every report is in " << path
-          << "\n";
+    try {
+      checker_->finish(check::RunEnd{s.completed, deadlock});
+    } catch (const std::exception& e) {  // a checker bug must not lose the run's own results
+      err << "aicore-sim: check: internal error: " << e.what() << "\n";
+      failed_ = true;
+    }
+    const check::Checker& c = checker_->checker();
+    doc = check::to_json(c.reports(), c.summary(), names);
+    if (!quiet_reports && (c.summary().errors || c.summary().warnings))
+      err << check::format_text(c.reports(), c.summary(), names) << "check: every report is in " << path << "\n";
   } else {
     doc = check::to_json({}, check::Summary{}, names);
   }
   doc["mode"] = mode_ == CheckMode::Error ? "error" : mode_ == CheckMode::Warn ? "warn" : "none";
   std::ofstream f(path);
   if (!f)
-    throw InputError(SourceLoc{path, 0, 0},
-                     std::string("cannot create checks.json: ") + std::strerror(errno));
+    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create checks.json: ") + std::strerror(errno));
   f << doc.dump(2) << "\n";
   if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write checks.json (disk full?)");
 }
 
 int CheckSession::status(int run_status) const {
-  if (mode_ != CheckMode::Error || !checker_ || checker_->summary().errors == 0) return run_status;
+  if (mode_ != CheckMode::Error || !checker_) return run_status;
+  if (!failed_ && checker_->checker().summary().errors == 0) return run_status;
   return run_status == kExitOk || run_status == kExitMismatch ? kExitFault : run_status;
 }
 

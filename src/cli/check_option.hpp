@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "aicore/check/checker.hpp"
+#include "aicore/check/background.hpp"
 #include "aicore/model/simulation.hpp"
 #include "options.hpp"
 
@@ -37,7 +37,8 @@ class CheckSession {
  private:
   struct Feed;
   CheckMode mode_;
-  std::unique_ptr<check::Checker> checker_;
+  std::unique_ptr<check::BackgroundChecker> checker_;  // checks on a second core
+  bool failed_ = false;                                // an internal error of the checker
   std::unique_ptr<Feed> feed_;
 };
 

@@ -3,6 +3,7 @@
 // GM races between cores.
 #include <catch2/catch.hpp>
 
+#include "aicore/check/background.hpp"
 #include "helpers.hpp"
 
 using namespace aicore;
@@ -246,4 +247,29 @@ TEST_CASE("two cores: GM bytes one writes and the other reads or writes race, di
   CHECK(run2(writer, other_writer).reports.empty());
   check::Checker one(check::CheckOptions{});
   CHECK_THROWS_AS(one.issue(isa::CoreId{1}, writer[0]), std::out_of_range);
+}
+
+TEST_CASE("the background checker gives exactly the reports of a checker on this thread",
+          "[check][background]") {
+  std::string t = kT;
+  for (int i = 0; i < 3000; ++i)  // several batches of events
+    t += "DataCopy dst=L1:" + std::to_string(i % 64 * 512) +
+         " src=a blockLen=16\nLoadData dst=L0A:" + std::to_string(i % 64 * 512) +
+         " src=L1:" + std::to_string(i % 64 * 512) + " repeatTimes=1\n";
+  const auto program = checktest::parse(t);
+  check::Checker direct(check::CheckOptions{});
+  check::BackgroundChecker background{check::CheckOptions{}};
+  for (const auto& in : program) {
+    direct.issue(isa::CoreId{0}, in);
+    background.issue(isa::CoreId{0}, in);
+    direct.executed(isa::CoreId{0}, in.index, in.index, in.index + 5);
+    background.executed(isa::CoreId{0}, in.index, in.index, in.index + 5);
+  }
+  direct.finish({});
+  background.finish({});
+  const auto& b = background.checker();
+  CHECK(b.summary().errors == direct.summary().errors);
+  CHECK(check::to_json(b.reports(), b.summary(), {}).dump() ==
+        check::to_json(direct.reports(), direct.summary(), {}).dump());
+  CHECK(direct.summary().errors > 1000);
 }
