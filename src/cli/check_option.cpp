@@ -53,8 +53,8 @@ CheckSession::CheckSession(CheckMode mode, const config::Config& cfg, model::Sim
 
 CheckSession::~CheckSession() = default;
 
-void CheckSession::finish(const model::RunSummary& s, const model::Simulation& sim, const std::string& out_dir,
-                          std::ostream& err, bool quiet_reports) {
+void CheckSession::finish(const model::RunSummary& s, const model::Simulation& sim,
+                          const std::string& out_dir, std::ostream& err, bool quiet_reports) {
   const std::string path = (fs::path(out_dir) / "checks.json").string();
   std::vector<std::string> names;
   for (const auto& t : sim.tensors()) {
@@ -73,14 +73,16 @@ void CheckSession::finish(const model::RunSummary& s, const model::Simulation& s
     const check::Checker& c = checker_->checker();
     doc = check::to_json(c.reports(), c.summary(), names);
     if (!quiet_reports && (c.summary().errors || c.summary().warnings))
-      err << check::format_text(c.reports(), c.summary(), names) << "check: every report is in " << path << "\n";
+      err << check::format_text(c.reports(), c.summary(), names) << "check: every report is in " << path
+          << "\n";
   } else {
     doc = check::to_json({}, check::Summary{}, names);
   }
   doc["mode"] = mode_ == CheckMode::Error ? "error" : mode_ == CheckMode::Warn ? "warn" : "none";
   std::ofstream f(path);
   if (!f)
-    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create checks.json: ") + std::strerror(errno));
+    throw InputError(SourceLoc{path, 0, 0},
+                     std::string("cannot create checks.json: ") + std::strerror(errno));
   f << doc.dump(2) << "\n";
   if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write checks.json (disk full?)");
 }

@@ -27,8 +27,7 @@ nlohmann::json checks(const TempDir& d) {
 
 }  // namespace
 
-TEST_CASE("--check: errors exit 3 after every output is written, the report first on stderr",
-          "[cli][check]") {
+TEST_CASE("check errors exit 3 after every output is written, the report first on stderr", "[cli][check]") {
   TempDir d;
   const auto r = harness::run_trace(d, kRacy, "--instr-log");
   CHECK(r.status == 3);
@@ -55,7 +54,7 @@ TEST_CASE("--check: errors exit 3 after every output is written, the report firs
   CHECK(j["reports"][0]["timing"].contains("observed"));
 }
 
-TEST_CASE("--check warn reports without failing; --check none checks nothing", "[cli][check]") {
+TEST_CASE("check mode warn reports without failing, none checks nothing", "[cli][check]") {
   TempDir w;
   const auto warn = harness::run_trace(w, kRacy, "--check warn");
   CHECK(warn.status == 0);
@@ -75,8 +74,7 @@ TEST_CASE("--check warn reports without failing; --check none checks nothing", "
   CHECK(checks(c)["reports"].empty());
 }
 
-TEST_CASE("--check with a bad value is a command-line error naming the nearest mode",
-          "[cli][check][errors]") {
+TEST_CASE("a bad --check value is a command-line error naming the nearest mode", "[cli][check][errors]") {
   TempDir d;
   const auto r = harness::run_trace(d, kRacy, "--check eror");
   CHECK(r.status == 2);
