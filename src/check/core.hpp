@@ -118,6 +118,7 @@ class CoreChecker {
             std::vector<isa::ByteRange>& undefined);
   void write(Buffer& buf, const isa::OperandAccess& o, const Access& b);
   void prune(Buffer& buf);
+  std::array<uint64_t, isa::kPipeCount> dead_below(const Buffer& buf) const;
   void fold(Buffer& buf);
   // Whether b's pipe knows `a` complete; if so, notes which sync it owes that to (for the
   // unneeded-sync lint). Inline: every access meets a few of these.

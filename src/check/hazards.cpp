@@ -192,26 +192,32 @@ void CoreChecker::fold(Buffer& buf) {
   }
 }
 
-void CoreChecker::prune(Buffer& buf) {
+std::array<uint64_t, isa::kPipeCount> CoreChecker::dead_below(const Buffer& buf) const {
   // A read of pipe R is dead below what every writer pipe knows of R.
-  std::array<uint64_t, isa::kPipeCount> dead_below;
-  dead_below.fill(UINT64_MAX);
+  std::array<uint64_t, isa::kPipeCount> below;
+  below.fill(UINT64_MAX);
   for (size_t w = 0; w < isa::kPipeCount; ++w)
     if (buf.writers >> w & 1u)
-      for (size_t r = 0; r < isa::kPipeCount; ++r)
-        dead_below[r] = std::min(dead_below[r], known_[w][r].before);
-  buf.reads.prune([&](const ReadLog::Entry& e) {
-    return e.reader.index < dead_below[static_cast<size_t>(e.reader.pipe)];
-  });
+      for (size_t r = 0; r < isa::kPipeCount; ++r) below[r] = std::min(below[r], known_[w][r].before);
+  return below;
+}
+
+void CoreChecker::prune(Buffer& buf) {
+  const auto below = dead_below(buf);
+  buf.reads.prune(
+      [&](const ReadLog::Entry& e) { return e.reader.index < below[static_cast<size_t>(e.reader.pipe)]; });
 }
 
 void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& b) {
   buf.writers |= 1u << b.pipe;
   // Reads still logged: WAR unless ordered (crediting the sync that ordered it); then the
   // overwritten bytes are forgotten, and reads every writer knows complete are dropped.
+  const auto below = dead_below(buf);
   const uint64_t lo = o.ranges.front().begin, hi = o.ranges.back().end;
-  bool cut = false;
+  bool drop = false;
   for (ReadLog::Entry& e : buf.reads.entries()) {
+    const bool dead = e.reader.index < below[static_cast<size_t>(e.reader.pipe)];
+    drop = drop || dead;
     if (e.hi <= lo || e.lo >= hi) continue;
     materialize(e);
     bool overlaps = false;
@@ -220,12 +226,14 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
       if (e.reader.index != b.ref.index && !ordered(b, e.reader))
         conflict(b, e.reader, false, true, o, x, y, e.fractals);
     });
-    if (overlaps) {
+    if (overlaps && !dead) {
       subtract(e, o.ranges);
-      cut = true;
+      drop = drop || e.ranges.empty();
     }
   }
-  if (cut || buf.reads.size() >= ReadLog::kPruneAt) prune(buf);
+  if (drop || buf.reads.size() >= ReadLog::kPruneAt)
+    buf.reads.prune(
+        [&](const ReadLog::Entry& e) { return e.reader.index < below[static_cast<size_t>(e.reader.pipe)]; });
   if (!buf.folded.empty()) {
     buf.folded.inspect(o.ranges, [&](const ReaderCell& c, uint64_t x, uint64_t y) {
       for (const AccessRef& r : c.readers)
@@ -254,6 +262,18 @@ void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, b
     if (a_fractals == threshold)
       interlock_boundary(b, a, lo, hi, a_fractals, b_writes ? (a_writes ? 3 : 2) : 1);
     return;  // the Cube interlocks accumulation into the same L0C cells itself
+  }
+  // Kernels that hand L0C between Mmad and Fixpipe with unitFlag legitimately have no M_FIX /
+  // FIX_M flags. unitFlag is not modelled, so say so once instead of reporting every tile.
+  const bool fix = a.pipe == isa::Pipe::FIX || b.ref.pipe == isa::Pipe::FIX;
+  if (o.space == isa::Space::L0C && fix && (a.unit_flag || b.ref.unit_flag)) {
+    const AccessRef& mmad = a.unit_flag ? a : b.ref;
+    lint(ReportKind::UnitFlagUnchecked, mmad, op_name(mmad.op),
+         std::string(op_name(mmad.op)) +
+             " uses unitFlag, which the simulator does not model: its L0C hand-off "
+             "to and from Fixpipe is not checked",
+         "with SetFlag/WaitFlag<M_FIX> and <FIX_M> instead, the checker can check it");
+    return;
   }
   race(b, a, a_writes, b_writes, o, lo, hi, a_fractals);
 }

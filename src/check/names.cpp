@@ -30,6 +30,8 @@ const char* to_string(ReportKind k) {
       return "unneeded synchronisation";
     case ReportKind::PipeSBarrier:
       return "PipeBarrier<PIPE_S>";
+    case ReportKind::UnitFlagUnchecked:
+      return "unitFlag not checked";
   }
   return "?";
 }
@@ -56,6 +58,8 @@ const char* code_of(ReportKind k) {
       return "unneeded-sync";
     case ReportKind::PipeSBarrier:
       return "pipe-s-barrier";
+    case ReportKind::UnitFlagUnchecked:
+      return "unitflag";
   }
   return "?";
 }

@@ -47,6 +47,22 @@ std::vector<ReadLog::Entry> ReadLog::take_oldest() {
 }
 
 void subtract(ReadLog::Entry& e, const std::vector<isa::ByteRange>& cut) {
+  // Usually the write covers the read completely (the next tile in the same slot).
+  if (!cut.empty() && cut.front().begin <= e.lo && cut.back().end >= e.hi) {
+    bool covered = true;
+    size_t j = 0;
+    for (const isa::ByteRange& r : e.ranges) {
+      while (j < cut.size() && cut[j].end <= r.begin) ++j;
+      if (j == cut.size() || cut[j].begin > r.begin || cut[j].end < r.end) {
+        covered = false;
+        break;
+      }
+    }
+    if (covered) {
+      e.ranges.clear();
+      return;
+    }
+  }
   std::vector<isa::ByteRange> out;
   size_t j = 0;
   for (const isa::ByteRange& r : e.ranges) {

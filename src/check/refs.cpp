@@ -15,6 +15,8 @@ AccessRef ref_of(const isa::Instruction& in) {
   r.line = in.line;
   r.file = in.file;
   r.op = static_cast<uint8_t>(in.op.index());
+  if (const auto* m = std::get_if<isa::Mmad>(&in.op)) r.unit_flag = m->unitFlag != 0;
+  if (const auto* m = std::get_if<isa::MmadWithSparse>(&in.op)) r.unit_flag = m->unitFlag != 0;
   r.pipe = isa::pipe_of(in.op);
   return r;
 }

@@ -13,9 +13,10 @@ namespace aicore::check {
 // 16 bytes: shadow cells hold seven of them, and shadow memory is the checker's bulk.
 struct AccessRef {
   static constexpr uint64_t kNone = (uint64_t{1} << 48) - 1;
-  AccessRef() : index(kNone), op(0), pipe(isa::Pipe::S) {}
-  uint64_t index : 48;  // position in its core's program
-  uint64_t op : 8;      // isa::Op alternative
+  AccessRef() : index(kNone), op(0), unit_flag(0), pipe(isa::Pipe::S) {}
+  uint64_t index : 48;     // position in its core's program
+  uint64_t op : 7;         // isa::Op alternative
+  uint64_t unit_flag : 1;  // a Mmad with unitFlag set (not modelled: see CoreChecker::conflict)
   isa::Pipe pipe : 8;
   uint32_t line = 0;
   FileId file = 0;

@@ -26,6 +26,7 @@ enum class ReportKind : uint8_t {
   ReservedEventId,    // event id 6 or 7, used by the Ascend C framework itself (warning)
   UselessSync,        // a WaitFlag or PipeBarrier whose ordering was never needed (warning)
   PipeSBarrier,       // PipeBarrier<PIPE_S>: a hardware error on real chips (warning)
+  UnitFlagUnchecked,  // a Mmad/Fixpipe hand-off left to unitFlag, which is not modelled (warning)
 };
 const char* to_string(ReportKind k);  // "data race", "uninitialised read", ...
 const char* code_of(ReportKind k);    // "race", "uninit", ... (stable names for JSON and tests)
