@@ -82,21 +82,19 @@ void merge_hazard(Report& r, uint8_t hazard, bool first_writes, bool second_writ
 }  // namespace
 
 std::string CoreChecker::known_text(const Access& b, const AccessRef& a, FileId file) const {
-  const isa::Pipe p = static_cast<isa::Pipe>(b.pipe);
+  const std::string p = pipe_name(static_cast<isa::Pipe>(b.pipe)), r = pipe_name(a.pipe);
   const Bound& k = known_[b.pipe][static_cast<size_t>(a.pipe)];
-  const std::string at = line_of(b.ref, file);
-  if (a.pipe == p) {
-    if (k.before == 0)
-      return "no PipeBarrier<PIPE_" + pipe_name(p) + "> or flag round trip " + pipe_name(p) + " -> X -> " +
-             pipe_name(p) + " orders " + pipe_name(p) + "'s own instructions before " + at;
-    return pipe_name(p) + " knew its own instructions complete only up to " + line_of(k.last, file) +
-           ", from " + via_text(k.via, file);
+  const std::string at = "at " + line_of(b.ref, file) + ", ";
+  const bool same = a.pipe == static_cast<isa::Pipe>(b.pipe);
+  if (!k.last.valid()) {
+    if (same)
+      return "no PipeBarrier<PIPE_" + p + "> or flag round trip (" + p + " -> another pipe -> " + p +
+             ") orders " + p + "'s own instructions before " + line_of(b.ref, file);
+    return at + p + " knew of no " + r + " instruction complete: no flag from " + r + " had reached it";
   }
-  if (k.before == 0)
-    return pipe_name(p) + " knew of no " + pipe_name(a.pipe) + " instruction complete at " + at +
-           ": no flag from " + pipe_name(a.pipe) + " reached it";
-  return pipe_name(p) + " knew " + pipe_name(a.pipe) + " only up to " + line_of(k.last, file) + " (" +
-         op_name(k.last.op) + ") at " + at + ", from " + via_text(k.via, file);
+  const std::string whose = same ? "its own" : r + "'s";
+  return at + p + " knew " + whose + " instructions complete only up to " + line_of(k.last, file) + " (" +
+         op_name(k.last.op) + "), from " + via_text(k.via, file);
 }
 
 void CoreChecker::race(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
