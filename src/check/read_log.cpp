@@ -24,17 +24,18 @@ void ReadLog::add_lazy(const AccessRef& reader, const isa::ByteRange& hull, cons
   e.hi = hull.end;
   e.ranges.push_back(hull);
   e.lazy = true;
-  e.op = op;
+  e.op = std::make_unique<isa::Op>(op);
   entries_.push_back(std::move(e));
 }
 
 void materialize(ReadLog::Entry& e) {
   if (!e.lazy) return;
   isa::AccessList acc;
-  isa::exact_accesses(e.op, acc);
+  isa::exact_accesses(*e.op, acc);
   for (const isa::OperandAccess& o : acc)
     if (o.space == isa::Space::GM && !o.write) e.ranges = o.ranges;
   e.lazy = false;
+  e.op.reset();
 }
 
 std::vector<ReadLog::Entry> ReadLog::take_oldest() {

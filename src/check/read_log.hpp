@@ -7,6 +7,7 @@
 // oldest reads fold into the shadow map, so memory stays bounded either way.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "aicore/isa/access.hpp"
@@ -23,7 +24,7 @@ class ReadLog {
     std::vector<isa::ByteRange> ranges;
     // A GM read kept as its instruction: `ranges` is just the hull until materialize().
     bool lazy = false;
-    isa::Op op;
+    std::unique_ptr<isa::Op> op;  // lazy entries only (entries move a lot: keep them small)
   };
   static constexpr size_t kPruneAt = 64, kFoldAt = 256, kFoldTo = 128;
 

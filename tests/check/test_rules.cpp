@@ -179,3 +179,28 @@ TEST_CASE("odd programs never crash the checker: double SetFlag, bad fields, out
                             small);
   CHECK(oob.count(ReportKind::DataRace) == 0);  // the out-of-bounds load is left to the model
 }
+
+TEST_CASE("GM: a write over bytes an unordered copy still reads is a WAR, with the exact range",
+          "[check][rules][gm]") {
+  // The DataCopy reads rows of c (a strided source); the Fixpipe writes 16 rows of c. Only the
+  // bytes both touch race, and a flag chain MTE2 -> MTE1 -> M -> FIX orders them.
+  const std::string copy =
+      "DataCopy dst=L1:0x8000 src=c+64 blockLen=1 blockCount=4 srcGap=1\n";  // c[64,96),...
+  const std::string rest =
+      "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\n"
+      "SetFlag event=M_FIX id=0\nWaitFlag event=M_FIX id=0\n"
+      "Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16\n";
+  // The copy comes after everything the Mmad's chain covers, so nothing orders it before the Fixpipe.
+  const auto racy = run_text(loaded(1, 1) + copy + rest);
+  REQUIRE(racy.count(ReportKind::DataRace) == 1);
+  CHECK(racy.reports[0].hazard == "WAR");
+  CHECK(racy.reports[0].space == isa::Space::GM);
+  CHECK(racy.reports[0].lo == 64);
+  CHECK(racy.reports[0].hi == 96);
+  CHECK(racy.reports[0].bytes == 128);  // 4 rows of 32 bytes, not the gaps between them
+  CHECK(racy.reports[0].ranges == 4);
+  // Before the first flag of the chain, it is ordered.
+  CHECK(run_text(std::string(checktest::kTensors) + copy +
+                 loaded(1, 1).substr(std::string(checktest::kTensors).size()) + rest)
+            .reports.empty());
+}
