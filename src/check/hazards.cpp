@@ -1,8 +1,9 @@
-// Memory instructions against shadow memory. A read checks each byte's last writer; a write
-// checks the last writer and every pipe's last reader, then becomes the bytes' only history
-// (if nothing raced, all of those are ordered before it, hence before whatever is ordered after
-// it). Conflicting pairs are ordered when the later pipe knew the earlier instruction complete,
-// or by the Cube's own interlock for large accumulating Mmads; everything else is a race.
+// Memory instructions against shadow memory. A read checks each byte's last writer and joins the
+// buffer's read log; a write checks the last writer and the logged reads, then becomes the bytes'
+// only history (if nothing raced, all of those are ordered before it, hence before whatever is
+// ordered after it: FastTrack's argument). Conflicting pairs are ordered when the later pipe knew
+// the earlier instruction complete, or by the Cube's own interlock for large accumulating Mmads;
+// everything else is a race.
 #include <algorithm>
 
 #include "aicore/common/error.hpp"
@@ -33,11 +34,9 @@ void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {
     v.push_back(isa::ByteRange{lo, hi});
 }
 
-}  // namespace
-
-namespace {
-// The pipes that write each memory in the ISA (isa.md): a read of it is dead once they all know
-// it complete. Pipes seen writing it are added as they come.
+// The pipes whose v1 instructions write each memory (MTE2 fills L1, MTE1 the L0 buffers, the Cube
+// L0C, Fixpipe GM): a read of it is dead once they all know it complete. Pipes seen writing it
+// are added as they come.
 uint32_t writers_of(isa::Space s) {
   const auto bit = [](isa::Pipe p) { return 1u << static_cast<int>(p); };
   switch (s) {

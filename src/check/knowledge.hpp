@@ -1,4 +1,4 @@
-// Happens-before knowledge of one pipe (research-style "knowledge vectors"): for every pipe R,
+// Happens-before knowledge of one pipe (a vector clock, as race detectors keep): for every pipe R,
 // the bound below which all of R's instructions are known to have completed before this pipe's
 // next instruction starts, and which sync instruction brought that knowledge here. Sync
 // instructions are shared by the bounds they raised through reference-counted records, so the

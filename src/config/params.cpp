@@ -103,7 +103,7 @@ std::vector<Param> make_table() {
       {"issue.sync_cycles", "cycles", "cost of SetFlag/WaitFlag/PipeBarrier on its pipe",
        AICORE_FIELD(issue.sync_cycles), 0, kMaxCycles, 0},
 
-      // (m/16)*(n/16) is at most (4095/16)^2 = 65025 (isa.md §6: m, n <= 4095).
+      // (m/16)*(n/16) is at most (4095/16)^2 = 65025 (Mmad m and n are at most 4095).
       {"check.mmad_interlock_fractals", "fractals",
        "race checker: accumulating Mmads with (m/16)*(n/16) >= this are ordered by the Cube itself",
        AICORE_FIELD(check.mmad_interlock_fractals), 0, 65536, 0},

@@ -205,7 +205,7 @@ TEST_CASE("mutation: every non-equivalent mutant of a generated kernel is report
   kernels.push_back({"tiled double-buffered sparse 64x256x64", make(64, 256, 64, true, {32, 32, 128})});
   kernels.push_back({"tiled dense, small tiles over K 32x256x32", make(32, 256, 32, false, {16, 16, 64})});
   kernels.push_back({"tiled dense, edge tiles 48x192x40", make(48, 192, 40, false, {32, 32, 64})});
-  size_t total = 0, killed = 0, equivalent = 0;
+  size_t total = 0, killed = 0, equivalent = 0, by_model = 0;
   for (const Kernel& k : kernels) {
     INFO(k.name);
     const auto ops = gentest::ops_of(k.c.program);
@@ -214,8 +214,13 @@ TEST_CASE("mutation: every non-equivalent mutant of a generated kernel is report
     for (const Mutant& m : mutants_of(ops)) {
       INFO(m.what);
       ++k_total;
-      if (check_ops(m.ops).summary.errors > 0 || double_set(m.ops)) {
+      if (check_ops(m.ops).summary.errors > 0) {
         ++k_killed;
+        continue;
+      }
+      if (double_set(m.ops)) {  // the model's fault, not the checker's report
+        ++k_killed;
+        ++by_model;
         continue;
       }
       // Passed: it must be equivalent.
@@ -233,7 +238,9 @@ TEST_CASE("mutation: every non-equivalent mutant of a generated kernel is report
     equivalent += k_equivalent;
   }
   std::cout << "mutation: kill rate " << killed << " / " << (total - equivalent)
-            << " non-equivalent mutants (" << total << " in all, " << equivalent << " equivalent)\n";
+            << " non-equivalent mutants (" << total << " in all, " << equivalent << " equivalent; "
+            << by_model
+            << " of the kills are the model's program-order double-SetFlag fault, the rest check reports)\n";
   CHECK(total > 300);
   CHECK(killed == total - equivalent);
 }
