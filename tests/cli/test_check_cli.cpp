@@ -126,3 +126,20 @@ TEST_CASE("a deadlock: the model's fault, then the check's hints", "[cli][check]
              Contains("hint: SetFlag<MTE2_MTE1>(1) at line 3 is set and nothing waits for it: wrong id?"));
   CHECK(checks(d)["complete"] == false);
 }
+
+TEST_CASE("checks.json that cannot be written is a clear exit-2 error, after the reports",
+          "[cli][check][errors]") {
+  TempDir d;
+  std::filesystem::create_directories(d.file("out"));
+  std::filesystem::create_symlink("/dev/full", d.file("out/checks.json"));  // every write fails
+  const auto r = harness::run_trace(d, kRacy);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("error: data race (RAW)") && Contains("cannot write checks.json (disk full?)"));
+  TempDir f;  // with a fault, the fault's message still comes first
+  std::filesystem::create_directories(f.file("out"));
+  std::filesystem::create_symlink("/dev/full", f.file("out/checks.json"));
+  const auto g = harness::run_trace(f, "LoadData dst=L0A:0 src=L1:1 repeatTimes=1\n");  // misaligned
+  CHECK(g.status == 2);
+  CHECK(g.err.rfind("aicore-sim: fault: ", 0) == 0);
+  CHECK_THAT(g.err, Contains("cannot write checks.json (disk full?)"));
+}
