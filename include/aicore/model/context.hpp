@@ -19,12 +19,13 @@ struct SimContext {
       : cfg(c), functional(func), trace_name(std::move(trace)) {}
 
   const config::Config& cfg;
-  const bool functional;            // false: --timing-only, no data is allocated or touched
-  const std::string trace_name;     // for messages
-  sem::MemoryView view;             // data pointers (null in timing-only) and limits
-  Dispatcher dispatch;              // observers, fed in simulated-time order
-  std::optional<SimFault> fault;    // the first fault; the model stops when it is set
-  IssueHook* issue_hook = nullptr;  // optional: told of every instruction in program order
+  const bool functional;          // false: --timing-only, no data is allocated or touched
+  const std::string trace_name;   // for messages
+  sem::MemoryView view;           // data pointers (null in timing-only) and limits
+  Dispatcher dispatch;            // observers, fed in simulated-time order
+  std::optional<SimFault> fault;  // the first fault; the model stops when it is set
+  // Optional: told of every instruction in program order (the race checker).
+  IssueHook* issue_hook = nullptr;
 
   // Records a fault for `instr` at `cycle` and stops the simulation.
   void raise(FaultKind kind, const std::string& what, const isa::Instruction& instr, uint64_t cycle);

@@ -41,8 +41,9 @@ class Simulation {
   ~Simulation();
 
   void add_observer(Observer* o);
-  void set_issue_hook(IssueHook* h);  // before run()
-  RunSummary run();                   // once
+  // Before run(): told of every instruction in program order (the race checker).
+  void set_issue_hook(IssueHook* h);
+  RunSummary run();  // once
 
   // After run(): GM tensors (data is null in timing-only runs) and the trace's .out/.expect.
   const std::vector<trace::GmDecl>& tensors() const;
