@@ -111,16 +111,23 @@ struct Exact {
 
   void operator()(const LoadData& o) {
     if (o.repeatTimes == 0) return;
+    const uint64_t first = o.src.offset + uint64_t{o.startIndex} * kFractalBytes;
     out.open("src", Space::L1, 0, false);
-    for (uint64_t i = 0; i < o.repeatTimes; ++i) {
-      const uint64_t s = o.src.offset + (uint64_t{o.startIndex} + i * o.srcStride) * kFractalBytes;
-      out.append(s, s + kFractalBytes);
+    if (o.srcStride == 1) {  // consecutive fractals: one range
+      out.append(first, first + uint64_t{o.repeatTimes} * kFractalBytes);
+    } else {
+      for (uint64_t i = 0; i < o.repeatTimes; ++i)
+        out.append(first + i * o.srcStride * kFractalBytes, first + (i * o.srcStride + 1) * kFractalBytes);
     }
     out.seal();
     out.open("dst", o.dst.space, 0, true);
-    for (uint64_t i = 0; i < o.repeatTimes; ++i) {
-      const uint64_t d = o.dst.offset + i * (uint64_t{o.dstGap} + 1) * kFractalBytes;
-      out.append(d, d + kFractalBytes);
+    if (o.dstGap == 0) {
+      out.append(o.dst.offset, o.dst.offset + uint64_t{o.repeatTimes} * kFractalBytes);
+    } else {
+      for (uint64_t i = 0; i < o.repeatTimes; ++i) {
+        const uint64_t d = o.dst.offset + i * (uint64_t{o.dstGap} + 1) * kFractalBytes;
+        out.append(d, d + kFractalBytes);
+      }
     }
     out.seal();
   }
