@@ -5,7 +5,7 @@ set(AICORE_FUZZ_TARGETS trace_reader config npy sim manifest study)
 set(AICORE_FUZZ_LIBS_trace_reader aicore_trace)
 set(AICORE_FUZZ_LIBS_config aicore_config)
 set(AICORE_FUZZ_LIBS_npy aicore_trace)
-set(AICORE_FUZZ_LIBS_sim aicore_report aicore_config)
+set(AICORE_FUZZ_LIBS_sim aicore_report aicore_check aicore_config)
 set(AICORE_FUZZ_LIBS_manifest aicore_trace)
 set(AICORE_FUZZ_LIBS_study aicore_sweep)
 
