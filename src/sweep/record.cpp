@@ -87,7 +87,9 @@ std::string message_of(const JobInfo& job, const Outcome& o, Status st,
     return buf;
   }
   if (o.signal) return "killed by signal " + std::to_string(o.signal) + " (" + strsignal(o.signal) + ")";
-  if (stats && (*stats)["message"].is_string() && !(*stats)["message"].get<std::string>().empty())
+  // contains() first: operator[] on a const json with a missing key is undefined behaviour.
+  if (stats && stats->contains("message") && (*stats)["message"].is_string() &&
+      !(*stats)["message"].get<std::string>().empty())
     return shorten((*stats)["message"].get<std::string>());
   std::string m = shorten(log_message(fs::path(job.dir) / "run.log"));
   if (m.empty() && o.exit_code == 0) m = "the run wrote no stats.json";
