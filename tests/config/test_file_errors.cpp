@@ -70,7 +70,7 @@ TEST_CASE("wrong types in a file", "[config][error]") {
   SECTION("a list at the top") {
     CHECK(err("- 1\n- 2\n") ==
           "test.yaml:1:1: error: a config file must be a mapping of keys clock_mhz, chip, buffers, "
-          "gm, mte1, cube, fixpipe, issue");
+          "gm, mte1, cube, fixpipe, issue, scalar");
   }
 }
 
@@ -154,7 +154,7 @@ TEST_CASE("malformed and empty files", "[config][error]") {
   SECTION("empty") {
     CHECK(err("") ==
           "test.yaml:1:1: error: empty config file (expected keys clock_mhz, chip, buffers, gm, mte1, cube, "
-          "fixpipe, issue)");
+          "fixpipe, issue, scalar)");
     CHECK(err("# only a comment\n").rfind("test.yaml:1:1: error: empty config file", 0) == 0);
   }
 }
