@@ -1,0 +1,165 @@
+// `gen --dtype half|bf16 ...`: the best-practice matmul kernel (matmul.hpp) as a trace, with its
+// data and golden, or timing-only (the trace alone).
+#include <filesystem>
+#include <ostream>
+
+#include "aicore/common/error.hpp"
+#include "aicore/gen/args.hpp"
+#include "aicore/gen/cli.hpp"
+#include "aicore/gen/matmul.hpp"
+#include "aicore/gen/matrix_io.hpp"
+#include "aicore/trace/writer.hpp"
+
+namespace aicore::gen {
+
+namespace {
+
+constexpr uint64_t kMaxDim = 65520;
+
+// "128x256x64" -> base m, n, k.
+void parse_base(const Args& args, MatmulOptions& o) {
+  const std::string s = args.str("base", "128x256x64");
+  uint32_t* fields[3] = {&o.base_m, &o.base_n, &o.base_k};
+  size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    const size_t end = i == 2 ? s.size() : s.find('x', at);
+    const std::string part = end == std::string::npos ? "" : s.substr(at, end - at);
+    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
+      args.fail("--base must be MxNxK (base_m x base_n x base_k, e.g. 128x256x64), not '" + s + "'");
+    *fields[i] = static_cast<uint32_t>(std::stoul(part));
+    at = end + 1;
+  }
+}
+
+MatmulPlan plan_of(const Args& args) {
+  MatmulShape s;
+  const std::string dtype = args.str("dtype");
+  if (dtype == "half" || dtype == "fp16")
+    s.dtype = isa::DType::Half;
+  else if (dtype == "bf16" || dtype == "bfloat16")
+    s.dtype = isa::DType::BF16;
+  else
+    args.fail("--dtype must be half or bf16 (int8 GEMMs: --dense or --sparse without --dtype), not '" +
+              dtype + "'");
+  const std::string layout = args.str("b-layout", "nt");
+  if (layout != "nd" && layout != "nt")
+    args.fail("--b-layout must be nd (K x N) or nt (N x K), not '" + layout + "'");
+  s.b_layout = layout == "nd" ? BLayout::ND : BLayout::NT;
+  s.M = static_cast<uint32_t>(args.uint("m", 0, 16, kMaxDim));
+  s.K = static_cast<uint32_t>(args.uint("k", 0, 16, kMaxDim));
+  s.N = static_cast<uint32_t>(args.uint("n", 0, 16, kMaxDim));
+  if (!s.M || !s.K || !s.N) args.fail("--m, --k and --n are required");
+  MatmulOptions o;
+  parse_base(args, o);
+  o.l1_buffers = static_cast<uint32_t>(args.uint("l1-buffers", 2, 1, 2));
+  o.l0_buffers = static_cast<uint32_t>(args.uint("l0-buffers", 2, 1, 2));
+  o.blocks = args.uint("blocks", 0, 1, UINT32_MAX);
+  if (o.blocks && !args.flag("timing-only"))
+    args.fail("--blocks N writes a partial kernel, which has no golden: give it with --timing-only");
+  return make_matmul_plan(s, o);
+}
+
+std::string render(const MatmulPlan& p, const std::vector<Emitted>& program,
+                   const std::vector<std::string>& header, bool data, bool exact) {
+  const std::vector<std::string> names = {"a", "b", "c"};
+  std::string t = "# aicore trace v1\n";
+  for (const auto& h : header) t += "# " + h + "\n";
+  t += std::string("# A: M x K row-major; B: ") +
+       (p.shape.b_layout == BLayout::NT ? "N x K row-major (B transposed)" : "K x N row-major") +
+       "; C: M x N fp32 row-major.\n";
+  t += trace::format_gm("a", matmul_bytes_a(p), data ? "a.bin" : "") + "\n";
+  t += trace::format_gm("b", matmul_bytes_b(p), data ? "b.bin" : "") + "\n";
+  t += trace::format_gm("c", matmul_bytes_c(p)) + "\n";
+  if (data && exact)
+    t += trace::format_expect("c", "c_golden.bin", "float", {p.shape.M, p.shape.N}) + "\n";
+  else if (data)
+    t += trace::format_out("c", "c.bin", "float", {p.shape.M, p.shape.N}) + "\n";
+  std::string line;
+  for (const Emitted& e : program) {
+    if (!e.comment.empty()) t += "\n# " + e.comment + "\n";
+    line.clear();
+    trace::append_instruction(line, e.op, names);
+    t += line + "\n";
+  }
+  return t;
+}
+
+int run(const std::vector<std::string>& argv, std::ostream& out, const std::string& program) {
+  const Args args("gen", argv,
+                  {"m", "k", "n", "dtype", "b-layout", "base", "l1-buffers", "l0-buffers", "blocks", "values",
+                   "seed", "out", "name"},
+                  {"timing-only", "help"});
+  if (args.flag("help")) {
+    out << gen_usage(program);
+    return 0;
+  }
+  if (!args.has("out")) args.fail("--out DIR is required");
+  const MatmulPlan plan = plan_of(args);
+  const bool data = !args.flag("timing-only");
+  const std::string values = args.str("values", "exact");
+  if (values != "exact" && values != "random")
+    args.fail("--values must be exact or random, not '" + values + "'");
+  if (!data && args.has("values"))
+    args.fail("--values chooses the data: it has no meaning with --timing-only");
+  const bool exact = values == "exact";
+
+  namespace fs = std::filesystem;
+  const std::string dir = args.str("out");
+  std::string name = args.str("name", fs::path(dir).lexically_normal().filename().string());
+  if (name.empty() || name == "." || name == "..") name = "matmul";
+  std::string command = "gen";
+  for (const auto& s : argv) command += " " + s;
+  std::vector<std::string> header = {"generated by: " + program + " " + command, plan.describe()};
+  if (data)
+    header.push_back(
+        exact ? "values: multiples of 1/8 in [-1, 1]; every fp32 sum is exact: .expect is bit-exact"
+              : "values: uniform in [-1, 1); compare out/c.bin with c_golden.bin within c_tolerance.bin");
+  const std::vector<Emitted> prog = emit_matmul(plan);
+
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(SourceLoc{dir}, "cannot create output directory: " + ec.message());
+  std::vector<std::string> written;
+  const auto put = [&](const std::string& file, const void* bytes, uint64_t size) {
+    save_bin((fs::path(dir) / file).string(), bytes, size);
+    written.push_back((fs::path(dir) / file).string());
+  };
+  const std::string trace = render(plan, prog, header, data, exact);
+  put(name + ".trace", trace.data(), trace.size());
+  if (data) {
+    const MatmulData d = matmul_data(plan, args.uint("seed", 1, 0, UINT64_MAX), exact);
+    put("a.bin", d.a.data(), d.a.size() * 2);
+    put("b.bin", d.b.data(), d.b.size() * 2);
+    put("c_golden.bin", d.golden.data(), d.golden.size() * 4);
+    if (!exact) {
+      const std::vector<float> tol = matmul_tolerance(plan, d);
+      put("c_tolerance.bin", tol.data(), tol.size() * 4);
+    }
+  }
+  out << plan.describe() << "\n" << prog.size() << " instructions\n";
+  for (const auto& f : written) out << "wrote " << f << "\n";
+  return 0;
+}
+
+}  // namespace
+
+bool is_matmul_request(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--dtype" || a.rfind("--dtype=", 0) == 0) return true;
+  return false;
+}
+
+int matmul_gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                    const std::string& program) {
+  try {
+    return run(args, out, program);
+  } catch (const InputError& e) {
+    err << e.what() << "\n";
+    if (e.loc().file == "gen") err << gen_usage(program);
+  } catch (const std::exception& e) {
+    err << "gen: error: " << e.what() << "\n";
+  }
+  return 2;
+}
+
+}  // namespace aicore::gen
