@@ -59,31 +59,6 @@ MatmulPlan plan_of(const Args& args) {
   return make_matmul_plan(s, o);
 }
 
-std::string render(const MatmulPlan& p, const std::vector<Emitted>& program,
-                   const std::vector<std::string>& header, bool data, bool exact) {
-  const std::vector<std::string> names = {"a", "b", "c"};
-  std::string t = "# aicore trace v1\n";
-  for (const auto& h : header) t += "# " + h + "\n";
-  t += std::string("# A: M x K row-major; B: ") +
-       (p.shape.b_layout == BLayout::NT ? "N x K row-major (B transposed)" : "K x N row-major") +
-       "; C: M x N fp32 row-major.\n";
-  t += trace::format_gm("a", matmul_bytes_a(p), data ? "a.bin" : "") + "\n";
-  t += trace::format_gm("b", matmul_bytes_b(p), data ? "b.bin" : "") + "\n";
-  t += trace::format_gm("c", matmul_bytes_c(p)) + "\n";
-  if (data && exact)
-    t += trace::format_expect("c", "c_golden.bin", "float", {p.shape.M, p.shape.N}) + "\n";
-  else if (data)
-    t += trace::format_out("c", "c.bin", "float", {p.shape.M, p.shape.N}) + "\n";
-  std::string line;
-  for (const Emitted& e : program) {
-    if (!e.comment.empty()) t += "\n# " + e.comment + "\n";
-    line.clear();
-    trace::append_instruction(line, e.op, names);
-    t += line + "\n";
-  }
-  return t;
-}
-
 int run(const std::vector<std::string>& argv, std::ostream& out, const std::string& program) {
   const Args args("gen", argv,
                   {"m", "k", "n", "dtype", "b-layout", "base", "l1-buffers", "l0-buffers", "blocks", "values",
@@ -124,7 +99,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, const std::stri
     save_bin((fs::path(dir) / file).string(), bytes, size);
     written.push_back((fs::path(dir) / file).string());
   };
-  const std::string trace = render(plan, prog, header, data, exact);
+  const std::string trace = render_matmul_trace(plan, prog, header, data, exact);
   put(name + ".trace", trace.data(), trace.size());
   if (data) {
     const MatmulData d = matmul_data(plan, args.uint("seed", 1, 0, UINT64_MAX), exact);
@@ -142,6 +117,31 @@ int run(const std::vector<std::string>& argv, std::ostream& out, const std::stri
 }
 
 }  // namespace
+
+std::string render_matmul_trace(const MatmulPlan& p, const std::vector<Emitted>& program,
+                                const std::vector<std::string>& header, bool data, bool exact,
+                                const std::vector<std::string>& names) {
+  std::string t = "# aicore trace v1\n";
+  for (const auto& h : header) t += "# " + h + "\n";
+  t += std::string("# A: M x K row-major; B: ") +
+       (p.shape.b_layout == BLayout::NT ? "N x K row-major (B transposed)" : "K x N row-major") +
+       "; C: M x N fp32 row-major.\n";
+  t += trace::format_gm(names[0], matmul_bytes_a(p), data ? "a.bin" : "") + "\n";
+  t += trace::format_gm(names[1], matmul_bytes_b(p), data ? "b.bin" : "") + "\n";
+  t += trace::format_gm(names[2], matmul_bytes_c(p)) + "\n";
+  if (data && exact)
+    t += trace::format_expect(names[2], "c_golden.bin", "float", {p.shape.M, p.shape.N}) + "\n";
+  else if (data)
+    t += trace::format_out(names[2], "c.bin", "float", {p.shape.M, p.shape.N}) + "\n";
+  std::string line;
+  for (const Emitted& e : program) {
+    if (!e.comment.empty()) t += "\n# " + e.comment + "\n";
+    line.clear();
+    trace::append_instruction(line, e.op, names);
+    t += line + "\n";
+  }
+  return t;
+}
 
 bool is_matmul_request(const std::vector<std::string>& args) {
   for (const std::string& a : args)

@@ -20,7 +20,7 @@ TEST_CASE("caps: gm.read above the shared GM port", "[config][caps]") {
   CHECK_FALSE(cap_warning(with({"gm.read.bytes_per_cycle=256.5"}), "gm.read.bytes_per_cycle").empty());
   // Lowering the port below the read rate caps the read rate too.
   CHECK_THAT(cap_warning(with({"gm.shared_bytes_per_cycle=100"}), "gm.read.bytes_per_cycle"),
-             Catch::StartsWith("gm.read.bytes_per_cycle = 150 is above gm.shared_bytes_per_cycle = 100 ("));
+             Catch::StartsWith("gm.read.bytes_per_cycle = 177.3 is above gm.shared_bytes_per_cycle = 100 ("));
 }
 
 TEST_CASE("caps: Fixpipe's L0C read and GM write bound each other", "[config][caps]") {

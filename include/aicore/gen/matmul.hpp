@@ -66,6 +66,13 @@ uint64_t matmul_bytes_c(const MatmulPlan& p);
 // meets exactly one WaitFlag.
 std::vector<Emitted> emit_matmul(const MatmulPlan& p);
 
+// The v1 trace text: `header` lines as comments, the GM declarations (with data: a.bin, b.bin
+// and, `exact`, an .expect of c_golden.bin, else an .out of c.bin), then the program.
+// `names` are the GM tensors' names (A, B, C).
+std::string render_matmul_trace(const MatmulPlan& p, const std::vector<Emitted>& program,
+                                const std::vector<std::string>& header, bool data, bool exact,
+                                const std::vector<std::string>& names = {"a", "b", "c"});
+
 // Data of a case: A and B as raw 16-bit elements (half or bf16 bits) in the GM layouts above.
 struct MatmulData {
   std::vector<uint16_t> a, b;
