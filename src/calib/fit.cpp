@@ -221,7 +221,10 @@ FitKey default_fit_key(const std::string& key, const SourceLoc& where) {
   const config::Param* p = config::find_param(key);
   if (!p) {
     const std::vector<std::string> keys = timing_keys();
-    const std::string near = nearest_word(key, keys);
+    std::string near;
+    for (const std::string& k : keys)  // a key cut short ("gm.read.latency") is the likeliest slip
+      if (near.empty() && !key.empty() && k.compare(0, key.size(), key) == 0) near = k;
+    if (near.empty()) near = nearest_word(key, keys);
     throw InputError(
         where, "unknown config key '" + key + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
   }
