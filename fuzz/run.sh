@@ -17,7 +17,7 @@ root=$PWD
 seconds=${1:-25}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(trace_reader config npy sim manifest study)
+((${#targets[@]})) || targets=(trace_reader config npy sim manifest study calib_data)
 B=${AICORE_FUZZ_BUILD:-build/fuzz}
 jobs=${FUZZ_JOBS:-1}
 
@@ -28,7 +28,7 @@ cmake --build "$B" -j"$(nproc 2>/dev/null || echo 2)" --target "${targets[@]/#/f
 # Seeds, gathered fresh each run into $B/seeds/<target>.
 seeds=$B/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{trace_reader,config,npy,sim,manifest,study}
+mkdir -p "$seeds"/{trace_reader,config,npy,sim,manifest,study,calib_data}
 for t in traces/*/*.trace tests/trace/data/*.trace fuzz/seeds/trace/*.trace; do
   [ -f "$t" ] || continue
   cp "$t" "$seeds/trace_reader/$(basename "$(dirname "$t")")_$(basename "$t")"
@@ -44,13 +44,18 @@ cp studies/*.yaml fuzz/seeds/study/*.yaml "$seeds/study/"
 for c in tests/catalogue/cases/sweep_*.case; do
   awk '/^== s\.yaml$/ {on = 1; next} /^==/ {on = 0} on' "$c" >"$seeds/study/catalogue_$(basename "$c" .case).yaml"
 done
+cp calibration/*.csv fuzz/seeds/calib_data/*.csv "$seeds/calib_data/"
+for c in tests/catalogue/cases/calib_*.case; do
+  awk '/^== data\.csv$/ {on = 1; next} /^==/ {on = 0} on' "$c" >"$seeds/calib_data/catalogue_$(basename "$c" .case).csv"
+done
 for n in tests/trace/data/*.npy traces/seed_*/*.npy fuzz/seeds/npy/*.npy; do
   [ -f "$n" ] && cp "$n" "$seeds/npy/$(basename "$(dirname "$n")")_$(basename "$n")"
 done
 
-declare -A max_len=([trace_reader]=8192 [config]=8192 [npy]=4096 [sim]=8192 [manifest]=2048 [study]=4096)
+declare -A max_len=([trace_reader]=8192 [config]=8192 [npy]=4096 [sim]=8192 [manifest]=2048 [study]=4096
+                  [calib_data]=4096)
 declare -A dict=([trace_reader]=fuzz/trace.dict [config]=fuzz/config.dict [npy]=fuzz/npy.dict [sim]=fuzz/trace.dict
-                 [manifest]=fuzz/manifest.dict [study]=fuzz/study.dict)
+                 [manifest]=fuzz/manifest.dict [study]=fuzz/study.dict [calib_data]=fuzz/calib_data.dict)
 failed=()
 for t in "${targets[@]}"; do
   corpus=$B/corpus/$t

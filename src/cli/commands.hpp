@@ -16,6 +16,8 @@ int config_command(const std::vector<std::string>& args, std::ostream& out, std:
 int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sweep_worker_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int validate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // What each command's --help shows; the top-level help is made of these.

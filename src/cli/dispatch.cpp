@@ -39,6 +39,13 @@ std::string usage() {
                        "run a what-if study: every point of a grid of config keys (sweep --help)", "") +
          command_entry("diff RUN_A RUN_B [--csv]",
                        "what changed between two runs (output directories or stats.json files)", "") +
+         command_entry(
+             "calibrate DATA.csv... --fit KEY[,KEY...] [--config X] [--rows train|all] [-o fitted.yaml] [-j "
+             "N]",
+             "fit config keys to measured silicon data; write them as an overlay (calibrate --help)", "") +
+         command_entry(
+             "validate DATA.csv... [--config X] [--tolerance P] [--only train|check] [--plot out.png] [-j N]",
+             "compare a config's timing with measured silicon data; exit 1 beyond tolerance", "") +
          "  --version\n      print the version\n\nrun '" + kProgram +
          " <command> --help' for the full help of a command\n";
 }
@@ -59,11 +66,14 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   if (cmd == "sweep") return sweep_command(rest, out, err);
   if (cmd == "sweep-worker") return sweep_worker_command(rest, out, err);
   if (cmd == "diff") return diff_command(rest, out, err);
+  if (cmd == "calibrate") return calibrate_command(rest, out, err);
+  if (cmd == "validate") return validate_command(rest, out, err);
   if (cmd == "--version") {
     out << kVersion << "\n";
     return kExitOk;
   }
-  static const std::array<std::string, 6> kCommands = {"run", "config", "densify", "gen", "sweep", "diff"};
+  static const std::array<std::string, 8> kCommands = {"run",   "config", "densify",   "gen",
+                                                       "sweep", "diff",   "calibrate", "validate"};
   const std::string near = nearest_word(cmd, kCommands);
   err << kProgram << ": error: unknown command '" << cmd << "'"
       << (near.empty() ? "" : "; did you mean '" + near + "'?") << "\n"

@@ -34,7 +34,22 @@ std::string gen_usage(const std::string& program) {
          "  --density D         4:2: chance each of a group's two slots is non-zero (default 0.75);\n"
          "                      full: chance an element is non-zero (default 1 = any value)\n"
          "  --lossy P           4:2: chance a group gets 3-4 non-zeros (dropped by densify; default 0)\n"
-         "  --no-originals      do not write a.npy / b_sparse.npy / b.npy\n";
+         "  --no-originals      do not write a.npy / b_sparse.npy / b.npy\n"
+         "\n"
+         "usage: " +
+         program +
+         " gen --dtype half|bf16 --m M --k K --n N --out DIR [options]\n"
+         "  The best-practice fp16/bf16 matmul kernel: C (M x N fp32) = A x B in base blocks, DataCopyNd2Nz\n"
+         "  into double-buffered L1, LoadData into double-buffered L0A/L0B, L0C accumulation over K, one\n"
+         "  Fixpipe per block. M, K, N multiples of 16. Writes DIR/NAME.trace, a.bin, b.bin, c_golden.bin.\n"
+         "  --b-layout nd|nt    B as K x N row-major (nd) or N x K row-major, B transposed (nt, default)\n"
+         "  --base MxNxK        base block base_m x base_n x base_k (default 128x256x64)\n"
+         "  --l1-buffers 1|2    L1 slots (default 2); --l0-buffers 1|2: L0A/L0B slots (default 2)\n"
+         "  --values exact|random  exact (default): multiples of 1/8, .expect is bit-exact; random: uniform\n"
+         "                      in [-1, 1), .out c.bin to compare with c_golden.bin within c_tolerance.bin\n"
+         "  --timing-only       the trace alone, no data files (GM tensors start as zeros)\n"
+         "  --blocks N          with --timing-only: only the first N output blocks (they all cost the "
+         "same)\n";
 }
 
 namespace {
@@ -122,6 +137,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
 
 int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
              const std::string& program) {
+  if (is_matmul_request(args)) return matmul_gen_main(args, out, err, program);
   try {
     return run(args, out, err, program);
   } catch (const InputError& e) {

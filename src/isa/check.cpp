@@ -228,14 +228,16 @@ uint64_t bytes_moved(const Op& op) {
   return bytes_moved(op, footprint(op));
 }
 
-uint64_t bytes_moved(const Op& op, const Footprint& fp) {
+uint64_t bytes_moved(const Op& op, const Footprint&) {
+  // The data bytes, not the span they land in: gaps and strides between blocks move nothing
+  // (index bytes ride along for LoadDataWithSparse and are counted separately by its footprint).
   if (const auto* f = std::get_if<Fixpipe>(&op)) return uint64_t{f->ndNum} * f->mSize * f->nSize * 4;
-  if (std::holds_alternative<Mmad>(op) || std::holds_alternative<MmadWithSparse>(op)) return 0;
-  // For moves, the bytes written to the destination buffer (index bytes ride along for
-  // LoadDataWithSparse and are counted separately by its footprint).
-  for (const Extent& e : fp)
-    if (e.write && e.space != Space::SparseIndex) return e.size();
-  return 0;
+  if (const auto* c = std::get_if<DataCopy>(&op)) return uint64_t{c->blockCount} * c->blockLen * 32;
+  if (const auto* n = std::get_if<DataCopyNd2Nz>(&op))  // each row padded to whole 32-byte blocks
+    return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
+  if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
+  if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
+  return 0;  // Mmad, MmadWithSparse, sync
 }
 
 void check_fields(const Op& op) {

@@ -94,9 +94,11 @@ CoreSummary Core::summary(bool finish_flags, const GmPort& gm) {
       static_cast<uint64_t>(std::ceil(out.instructions / ctx_.cfg.issue.instructions_per_cycle)) +
       issue_->busy_cycles();
   sp.stall_cycles = issue_->stall_cycles();
+  sp.active_cycles = sp.busy_cycles;
   for (Engine* e : engines()) {
     PipeSummary& p = out.pipes[static_cast<size_t>(e->pipe())];
     p.busy_cycles = e->busy_cycles();
+    p.active_cycles = e->active_cycles();
     p.stall_cycles = e->stall_cycles();
     p.instructions = e->instructions();
     out.cycles = std::max(out.cycles, e->last_completion());

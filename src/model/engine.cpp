@@ -1,6 +1,7 @@
 #include "aicore/model/engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "aicore/common/log.hpp"
 #include "aicore/isa/check.hpp"
@@ -17,9 +18,38 @@ Engine::Engine(sc_core::sc_module_name name, isa::Pipe pipe, uint32_t queue_dept
       ctx_(ctx),
       sync_(sync),
       start_ring_(queue_depth, 0) {
+  const config::Issue& is = ctx_.cfg.issue;
+  switch (pipe) {
+    case isa::Pipe::MTE2:
+      min_interval_ = is.min_interval_mte2;
+      window_bytes_ = ctx_.cfg.gm.read.window_bytes;
+      break;
+    case isa::Pipe::MTE1:
+      min_interval_ = is.min_interval_mte1;
+      break;
+    case isa::Pipe::M:
+      min_interval_ = is.min_interval_m;
+      break;
+    case isa::Pipe::FIX:
+      min_interval_ = is.min_interval_fix;
+      window_bytes_ = ctx_.cfg.gm.write.window_bytes;
+      break;
+    default:
+      break;
+  }
   SC_HAS_PROCESS(Engine);
   SC_THREAD(run);
 }
+
+namespace {
+// Whole cycles from exact ones: a value within rounding noise of a whole cycle is that cycle.
+uint64_t whole(double exact) {
+  return static_cast<uint64_t>(std::ceil(exact - 1e-9));
+}
+bool is_cube(const isa::Op& op) {
+  return std::holds_alternative<isa::Mmad>(op) || std::holds_alternative<isa::MmadWithSparse>(op);
+}
+}  // namespace
 
 void Engine::connect(Buffer& b, bool reads, bool writes) {
   buffers_[static_cast<size_t>(b.space())] = &b;
@@ -131,6 +161,7 @@ void Engine::record(InstrRecord& r) {
   busy_cycles_ += r.busy_end - r.start_cycle - r.port_stall_cycles;
   stall_cycles_ += r.wait_cycles;
   local_ = r.busy_end;
+  free_exact_ = static_cast<double>(r.busy_end);  // a data instruction refines it (execute_data)
   if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
   in_flight_ = false;
   ctx_.chip.dispatch.instruction(r);
@@ -210,25 +241,74 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   r.bytes = c.bytes;
   r.macs = c.macs;
   r.dense_macs = c.dense_macs;
-  // A port another pipe also uses may be booked at `earliest`: start when every port is free.
-  const uint64_t start = book_ports(fp, earliest, c.port_cycles);
-  if (start > earliest) {
-    r.wait_cause = WaitCause::Port;
-    r.wait_cycles = start - earliest;
+  // Exact start: when the pipe is free and the instruction issued, no earlier than the minimum
+  // interval after the previous data instruction's start (pacing rules: engine.hpp).
+  const double ready = std::max(static_cast<double>(e.issue_cycle), free_exact_);
+  double exact_start = std::max(ready, allowed_);
+  const uint64_t first = whole(exact_start);
+  double occupancy = static_cast<double>(c.occupancy);
+  if (is_cube(op)) {
+    // The head is hidden by as much as the Cube was kept busy: min(head, idle cycles).
+    const double head = static_cast<double>(c.head);
+    const double idle = last_mmad_end_ < 0 ? head : std::max(ready - last_mmad_end_, 0.0);
+    occupancy = static_cast<double>(c.occupancy - c.head) + std::min(head, idle) + c.extra;
   }
+  const bool gm = c.gm_rate > 0;
+  const uint64_t hold = gm ? c.port_cycles : whole(exact_start + occupancy) - first;
+  uint64_t t = first;
+  if (gm && window_bytes_) t = window_start(t, c.gm_bytes);
+  // A port another pipe also uses may be booked at `t`: start when every port is free.
+  const uint64_t start = book_ports(fp, t, hold);
+  if (start > first) {
+    r.wait_cause = WaitCause::Port;
+    r.wait_cycles = start - first;
+  }
+  exact_start += static_cast<double>(start - first);  // a delay keeps the fractional phase
   r.start_cycle = start;
-  r.busy_end = start + c.occupancy;
-  if (c.gm_rate > 0) {
+  if (gm) {
+    r.busy_end = start + c.occupancy;
     const uint64_t through = gm_transfer(fp, start, c);
     r.busy_end = std::max(r.busy_end, start + c.fixed + std::max(c.port_cycles, through - start));
     r.port_stall_cycles = r.busy_end - (start + c.occupancy);
     if (r.port_stall_cycles) r.wait_cause = WaitCause::Port;
     r.wait_cycles += r.port_stall_cycles;
   } else {
+    r.busy_end = start + hold;
     started(start);
   }
   r.end_cycle = r.busy_end + c.latency;
+  count_active(r.start_cycle, r.end_cycle);
   record(r);
+  if (!gm) free_exact_ = exact_start + occupancy;
+  if (is_cube(op)) last_mmad_end_ = free_exact_;
+  allowed_ = exact_start + min_interval_;
+  if (gm && window_bytes_ && c.gm_bytes) {
+    in_flight_gm_.emplace_back(r.end_cycle, c.gm_bytes);
+    in_flight_bytes_ += c.gm_bytes;
+  }
+}
+
+uint64_t Engine::window_start(uint64_t t, uint64_t bytes) {
+  // Transfers leave the window when their data is usable; the pipe is in order, so the oldest
+  // leaves first (ends of one GM path grow with the start).
+  auto drop_done = [&] {
+    while (!in_flight_gm_.empty() && in_flight_gm_.front().first <= t) {
+      in_flight_bytes_ -= in_flight_gm_.front().second;
+      in_flight_gm_.pop_front();
+    }
+  };
+  drop_done();
+  while (!in_flight_gm_.empty() && in_flight_bytes_ + bytes > window_bytes_) {
+    t = std::max(t, in_flight_gm_.front().first);
+    drop_done();
+  }
+  return t;
+}
+
+void Engine::count_active(uint64_t start, uint64_t end) {
+  if (end <= active_until_) return;
+  active_cycles_ += end - std::max(start, active_until_);
+  active_until_ = end;
 }
 
 void Engine::catch_up(uint64_t cycle) {

@@ -7,6 +7,23 @@
 
 namespace aicore::model {
 
+namespace {
+// What an instruction's Ascend C call costs the scalar unit before the instruction is issued.
+struct ScalarCost {
+  const config::Scalar& s;
+  uint32_t operator()(const isa::DataCopy&) const { return s.data_copy; }
+  uint32_t operator()(const isa::DataCopyNd2Nz&) const { return s.data_copy_nd2nz; }
+  uint32_t operator()(const isa::LoadData&) const { return s.load_data; }
+  uint32_t operator()(const isa::LoadDataWithSparse&) const { return s.load_data_with_sparse; }
+  uint32_t operator()(const isa::Mmad&) const { return s.mmad; }
+  uint32_t operator()(const isa::MmadWithSparse&) const { return s.mmad_with_sparse; }
+  uint32_t operator()(const isa::Fixpipe&) const { return s.fixpipe; }
+  uint32_t operator()(const isa::SetFlag&) const { return s.set_flag; }
+  uint32_t operator()(const isa::WaitFlag&) const { return s.wait_flag; }
+  uint32_t operator()(const isa::PipeBarrier&) const { return s.pipe_barrier; }
+};
+}  // namespace
+
 IssueUnit::IssueUnit(sc_core::sc_module_name name, CoreContext& ctx, SyncUnit& sync,
                      InstructionSource& source, TensorRegistry& gm,
                      std::array<Engine*, isa::kPipeCount> engines)
@@ -101,7 +118,10 @@ void IssueUnit::issue(const isa::Instruction& instr) {
   // The scalar unit keeps its own time (the next issue slot) and never waits for SystemC time
   // (see engine.hpp): it only blocks while an engine has not yet started the entry whose start
   // makes room in its queue.
-  uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9));
+  // The call's scalar set-up comes first: the instruction is issued once it is done.
+  const uint32_t setup = std::visit(ScalarCost{ctx_.cfg.scalar}, instr.op);
+  uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9)) + setup;
+  busy_cycles_ += setup;
   current_ = &instr;
   if (!check_double_set(instr)) return;
   const isa::Pipe pipe = isa::pipe_of(instr.op);

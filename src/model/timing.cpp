@@ -13,7 +13,29 @@ uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path) {
   return path.overhead_cycles + static_cast<uint64_t>(cycles);
 }
 
+double gm_row_rate(uint64_t bytes, uint64_t rows, const config::GmPath& path) {
+  if (rows <= 1 || path.row_cycles <= 0 || bytes == 0) return path.bytes_per_cycle;
+  const double b = static_cast<double>(bytes);
+  return b / (b / path.bytes_per_cycle + static_cast<double>(rows - 1) * path.row_cycles);
+}
+
 namespace {
+
+// Contiguous GM runs of `matrices` matrices of `rows` rows of `len` elements, rows `stride`
+// apart and matrices `mstride` apart: rows merge when each starts where the previous ended.
+uint64_t runs_of(uint64_t matrices, uint64_t rows, uint64_t len, uint64_t stride, uint64_t mstride) {
+  if (matrices == 0 || rows == 0 || len == 0) return 0;
+  const uint64_t per_matrix = rows > 1 && stride != len ? rows : 1;
+  const bool joined = matrices > 1 && mstride == (rows - 1) * stride + len;
+  return matrices * per_matrix - (joined ? matrices - 1 : 0);
+}
+// An ND2NZ copy's source rows (in GM) and a Fixpipe's destination rows.
+uint64_t gm_runs(const isa::DataCopyNd2Nz& o) {
+  return runs_of(o.ndNum, o.nValue, o.dValue, o.srcDValue, o.srcNdMatrixStride);
+}
+uint64_t gm_runs(const isa::Fixpipe& o) {
+  return runs_of(o.ndNum, o.mSize, o.nSize, o.dstStride, o.dstNdStride);
+}
 
 uint64_t fractal_pairs(const isa::MmadCommon& o) {
   return ceil_div(o.m, 16) * ceil_div(o.n, 16);
@@ -34,23 +56,29 @@ struct CostOf {
     c.port_cycles = c.occupancy;
     return c;
   }
-  Cost gm_read() const {
-    Cost c = path(moved, cfg.gm.read);
+  // A GM read in `rows` contiguous runs: its own rate falls with the rows (gm_row_rate), and
+  // L1's write port is held while the data streams in at that rate.
+  Cost gm_read(uint64_t rows) const {
+    config::PathTiming p = cfg.gm.read;
+    p.bytes_per_cycle = gm_row_rate(moved, rows, cfg.gm.read);
+    Cost c = path(moved, p);
     c.fixed = cfg.gm.read.overhead_cycles;
     c.port_cycles = c.occupancy - c.fixed;
     c.gm_bytes = moved;
-    c.gm_rate = cfg.gm.read.bytes_per_cycle;
+    c.gm_rate = p.bytes_per_cycle;
+    c.gm_rows = rows;
     return c;
   }
-  Cost operator()(const isa::DataCopy&) const { return gm_read(); }
-  Cost operator()(const isa::DataCopyNd2Nz&) const { return gm_read(); }
+  Cost operator()(const isa::DataCopy&) const { return gm_read(1); }
+  Cost operator()(const isa::DataCopyNd2Nz& o) const { return gm_read(gm_runs(o)); }
   Cost operator()(const isa::LoadData& o) const {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
   Cost operator()(const isa::LoadDataWithSparse&) const { return path(moved, cfg.mte1.sparse); }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
-    c.occupancy = cfg.cube.head_cycles;
+    c.occupancy = c.head = cfg.cube.head_cycles;
+    c.extra = cfg.cube.fixed_cycles;
     c.latency = cfg.cube.latency_cycles;
     if (!is_noop(o)) {
       c.occupancy += fractal_pairs(o) * ceil_div(o.k, k_per_cycle);
@@ -69,19 +97,22 @@ struct CostOf {
     c.macs = c.dense_macs / 2;  // two of every four A elements are multiplied
     return c;
   }
-  Cost operator()(const isa::Fixpipe&) const {
-    // L0C is read at elements_per_cycle, GM written at write.bytes_per_cycle: the slower one bounds.
+  Cost operator()(const isa::Fixpipe& o) const {
+    // L0C is read at elements_per_cycle, GM written at write.bytes_per_cycle (less for rows that
+    // are not contiguous in GM): the slower one bounds.
     Cost c;
     c.bytes = moved;
+    c.gm_rows = gm_runs(o);
+    const double rate = gm_row_rate(c.bytes, c.gm_rows, cfg.gm.write);
     const uint64_t elements = c.bytes / 4;
     const uint64_t read = static_cast<uint64_t>(std::ceil(elements / cfg.fixpipe.elements_per_cycle));
-    const uint64_t write = static_cast<uint64_t>(std::ceil(c.bytes / cfg.gm.write.bytes_per_cycle));
+    const uint64_t write = static_cast<uint64_t>(std::ceil(c.bytes / rate));
     c.fixed = cfg.fixpipe.overhead_cycles + cfg.gm.write.overhead_cycles;
     c.occupancy = c.fixed + (read > write ? read : write);
     c.latency = cfg.fixpipe.latency_cycles + cfg.gm.write.latency_cycles;
     c.port_cycles = read;  // L0C's read port; the GM write runs beside it
     c.gm_bytes = c.bytes;
-    c.gm_rate = cfg.gm.write.bytes_per_cycle;
+    c.gm_rate = rate;
     return c;
   }
   Cost sync() const {

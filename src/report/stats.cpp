@@ -133,6 +133,7 @@ Pipes summed_pipes(const model::ChipSummary& s) {
   for (const model::CoreSummary& c : s.cores)
     for (size_t p = 0; p < out.size(); ++p) {
       out[p].busy_cycles += c.pipes[p].busy_cycles;
+      out[p].active_cycles += c.pipes[p].active_cycles;
       out[p].stall_cycles += c.pipes[p].stall_cycles;
       out[p].instructions += c.pipes[p].instructions;
     }
@@ -163,6 +164,7 @@ void figures_json(nlohmann::json& j, const Pipes& pipes, const StatsCollector::F
     const auto& w = f.waits[static_cast<size_t>(p)];
     nlohmann::json& o = j["pipes"][isa::to_string(p)];
     o["busy_cycles"] = ps.busy_cycles;
+    o["active_cycles"] = ps.active_cycles;
     o["stall_cycles"] = ps.stall_cycles;
     o["instructions"] = ps.instructions;
     o["busy_ratio"] = ratio(ps.busy_cycles, core_cycles);

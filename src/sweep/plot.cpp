@@ -29,23 +29,29 @@ std::string tools_dir() {
 #endif
 }
 
-bool plot_results(const std::string& out_dir, std::ostream& err) {
-  const std::string script = (fs::path(tools_dir()) / "plot_sweep.py").string();
+bool run_tool_script(const std::string& script_name, const std::vector<std::string>& args,
+                     const std::string& who, std::ostream& err) {
+  const std::string script = (fs::path(tools_dir()) / script_name).string();
   std::error_code ec;
   if (!fs::is_regular_file(script, ec)) {
-    err << "aicore-sim sweep: error: --plot: " << script
+    err << "aicore-sim " << who << ": error: --plot: " << script
         << " not found (set AICORE_TOOLS_DIR to the repository's tools/ folder)\n";
     return false;
   }
   std::cout.flush();  // the script's "wrote ..." line comes after our summary
-  const std::vector<std::string> argv = {python(), script, (fs::path(out_dir) / "results.csv").string(), "-o",
-                                         out_dir};
+  std::vector<std::string> argv = {python(), script};
+  argv.insert(argv.end(), args.begin(), args.end());
   const int st = detail::run_inherit(argv);
   if (st == 0) return true;
-  err << "aicore-sim sweep: error: --plot: "
-      << (st < 0 ? "cannot run " + argv[0] : "plot_sweep.py failed (exit " + std::to_string(st) + ")")
+  err << "aicore-sim " << who << ": error: --plot: "
+      << (st < 0 ? "cannot run " + argv[0] : script_name + " failed (exit " + std::to_string(st) + ")")
       << "; the results are written\n";
   return false;
+}
+
+bool plot_results(const std::string& out_dir, std::ostream& err) {
+  return run_tool_script("plot_sweep.py", {(fs::path(out_dir) / "results.csv").string(), "-o", out_dir},
+                         "sweep", err);
 }
 
 }  // namespace aicore::sweep

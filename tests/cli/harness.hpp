@@ -27,7 +27,8 @@ class TempDir {
   std::string path_;
 };
 
-// `args` are shell-quoted by the caller where needed.
+// `args` are shell-quoted by the caller where needed. A `run` without --config gets
+// --config tests/published.yaml (the published figures, calibration keys off).
 Result run(const std::string& args);
 // Simulate `trace_text` (written to dir/t.trace), outputs in dir/out.
 Result run_trace(const TempDir& dir, const std::string& trace_text, const std::string& extra = "");

@@ -35,10 +35,14 @@ gm:
     bytes_per_cycle: 100.5
     overhead_cycles: 1
     latency_cycles: 200
+    window_bytes: 4096
+    row_cycles: 1.5
   write:
     bytes_per_cycle: 64
     overhead_cycles: 2
     latency_cycles: 201
+    window_bytes: 8192
+    row_cycles: 2.5
   shared_bytes_per_cycle: 192
 mte1:
   to_l0a:
@@ -59,6 +63,7 @@ cube:
   sparse_k_per_cycle: 63
   head_cycles: 6
   latency_cycles: 7
+  fixed_cycles: 1.75
 fixpipe:
   elements_per_cycle: 62
   overhead_cycles: 8
@@ -71,6 +76,21 @@ issue:
   queue_depth_fix: 13
   queue_depth_mte3: 14
   sync_cycles: 2
+  min_interval_mte2: 2.5
+  min_interval_mte1: 3.5
+  min_interval_m: 4.5
+  min_interval_fix: 5.5
+scalar:
+  data_copy: 21
+  data_copy_nd2nz: 22
+  load_data: 23
+  load_data_with_sparse: 24
+  mmad: 25
+  mmad_with_sparse: 26
+  fixpipe: 27
+  set_flag: 28
+  wait_flag: 29
+  pipe_barrier: 30
 chip:
   cores: 3
   gm_bytes_per_cycle: 500

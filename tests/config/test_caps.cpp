@@ -20,7 +20,7 @@ TEST_CASE("caps: gm.read above the shared GM port", "[config][caps]") {
   CHECK_FALSE(cap_warning(with({"gm.read.bytes_per_cycle=256.5"}), "gm.read.bytes_per_cycle").empty());
   // Lowering the port below the read rate caps the read rate too.
   CHECK_THAT(cap_warning(with({"gm.shared_bytes_per_cycle=100"}), "gm.read.bytes_per_cycle"),
-             Catch::StartsWith("gm.read.bytes_per_cycle = 150 is above gm.shared_bytes_per_cycle = 100 ("));
+             Catch::StartsWith("gm.read.bytes_per_cycle = 177.3 is above gm.shared_bytes_per_cycle = 100 ("));
 }
 
 TEST_CASE("caps: Fixpipe's L0C read and GM write bound each other", "[config][caps]") {
@@ -64,23 +64,31 @@ TEST_CASE("caps: the table names real keys, and uncapped keys get no warning", "
 TEST_CASE("caps: lowering a bound under a key it caps warns about that key, at the boundary",
           "[config][caps]") {
   using aicore::config::cap_warnings_for_change;
-  // gm.read 150 and gm.write 128 sit under the shared port: 150 is the boundary for reads.
-  CHECK(
-      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=150"}), "gm.shared_bytes_per_cycle").empty());
-  const auto w =
-      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=149"}), "gm.shared_bytes_per_cycle");
+  // With gm.read 150 and gm.write 128 under the shared port, 150 is the boundary for reads.
+  CHECK(cap_warnings_for_change(with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128",
+                                      "gm.shared_bytes_per_cycle=150"}),
+                                "gm.shared_bytes_per_cycle")
+            .empty());
+  const auto w = cap_warnings_for_change(
+      with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128", "gm.shared_bytes_per_cycle=149"}),
+      "gm.shared_bytes_per_cycle");
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0],
              Catch::StartsWith("gm.read.bytes_per_cycle = 150 is above gm.shared_bytes_per_cycle = 149 ("));
-  CHECK(
-      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=100"}), "gm.shared_bytes_per_cycle").size() ==
-      2);
+  CHECK(cap_warnings_for_change(with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128",
+                                      "gm.shared_bytes_per_cycle=100"}),
+                                "gm.shared_bytes_per_cycle")
+            .size() == 2);
   // The chip's bandwidth bounds a core's port (864 on atlas-a2).
-  CHECK(
-      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=864"}), "gm.shared_bytes_per_cycle").empty());
-  CHECK_THAT(
-      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=865"}), "gm.shared_bytes_per_cycle").at(0),
-      Catch::StartsWith("gm.shared_bytes_per_cycle = 865 is above chip.gm_bytes_per_cycle = 864 ("));
+  CHECK(cap_warnings_for_change(with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128",
+                                      "gm.shared_bytes_per_cycle=864"}),
+                                "gm.shared_bytes_per_cycle")
+            .empty());
+  CHECK_THAT(cap_warnings_for_change(with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128",
+                                           "gm.shared_bytes_per_cycle=865"}),
+                                     "gm.shared_bytes_per_cycle")
+                 .at(0),
+             Catch::StartsWith("gm.shared_bytes_per_cycle = 865 is above chip.gm_bytes_per_cycle = 864 ("));
   // Fixpipe's read/write pair is past its cap in the presets on purpose: lowering one says nothing.
   CHECK(cap_warnings_for_change(with({"gm.write.bytes_per_cycle=100"}), "gm.write.bytes_per_cycle").empty());
 }

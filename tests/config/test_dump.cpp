@@ -43,7 +43,7 @@ TEST_CASE("to_yaml has the preset files' key tree", "[config][dump]") {
   const std::string y = to_yaml(load("atlas-a2", {}, default_configs_dir()));
   CHECK(y.rfind("# aicore-sim resolved configuration: atlas-a2\n", 0) == 0);
   CHECK(y.find("\nclock_mhz: 1850 ") != std::string::npos);
-  CHECK(y.find("\ngm:\n  read:\n    bytes_per_cycle: 150 ") != std::string::npos);
+  CHECK(y.find("\ngm:\n  read:\n    bytes_per_cycle: 177.3 ") != std::string::npos);
   CHECK(y.find("\nmte1:\n  to_l0a:\n    bytes_per_cycle: 256 ") != std::string::npos);
   CHECK(y.find("\n  shared_bytes_per_cycle: 256 ") != std::string::npos);
   CHECK(y.find("\n  queue_depth_m: 32 ") != std::string::npos);
@@ -56,7 +56,7 @@ TEST_CASE("to_json mirrors the key tree", "[config][dump]") {
   CHECK(j["name"] == "atlas-a2");
   CHECK(j["clock_mhz"] == 1850.0);
   CHECK(j["buffers"]["l1_bytes"] == 524288u);
-  CHECK(j["gm"]["read"]["bytes_per_cycle"] == 150.0);
+  CHECK(j["gm"]["read"]["bytes_per_cycle"] == 177.3);
   CHECK(j["mte1"]["sparse"]["latency_cycles"] == 30u);
   CHECK(j["issue"]["queue_depth_mte1"] == 32u);
   for (const Param& p : params()) {
@@ -73,9 +73,9 @@ TEST_CASE("to_json mirrors the key tree", "[config][dump]") {
 }
 
 TEST_CASE("the parameter table covers Config once per field", "[config][table]") {
-  // 43 numeric fields in config.hpp: 1 clock + 2 chip + 8 buffers + 7 gm + 9 mte1 + 5 cube + 3 fixpipe
-  // + 7 issue + 1 check.
-  CHECK(params().size() == 43);
+  // 62 numeric fields in config.hpp: 1 clock + 2 chip + 8 buffers + 11 gm + 9 mte1 + 6 cube + 3 fixpipe
+  // + 11 issue + 10 scalar + 1 check.
+  CHECK(params().size() == 62);
   Config c;
   std::set<const void*> addresses;
   std::set<std::string> keys;
@@ -101,7 +101,7 @@ TEST_CASE("the parameter table covers Config once per field", "[config][table]")
     CHECK(runs == 1);
   }
   CHECK(children("") == std::vector<std::string>{"clock_mhz", "chip", "buffers", "gm", "mte1", "cube",
-                                                 "fixpipe", "issue", "check"});
+                                                 "fixpipe", "issue", "scalar", "check"});
   CHECK(children("gm") == std::vector<std::string>{"read", "write", "shared_bytes_per_cycle"});
   CHECK(is_group("mte1.sparse"));
   CHECK_FALSE(is_group("mte1.sparse.latency_cycles"));

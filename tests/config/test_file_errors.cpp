@@ -70,7 +70,7 @@ TEST_CASE("wrong types in a file", "[config][error]") {
   SECTION("a list at the top") {
     CHECK(err("- 1\n- 2\n") ==
           "test.yaml:1:1: error: a config file must be a mapping of keys clock_mhz, chip, buffers, "
-          "gm, mte1, cube, fixpipe, issue, check");
+          "gm, mte1, cube, fixpipe, issue, scalar, check");
   }
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("malformed and empty files", "[config][error]") {
   SECTION("empty") {
     CHECK(err("") ==
           "test.yaml:1:1: error: empty config file (expected keys clock_mhz, chip, buffers, gm, mte1, cube, "
-          "fixpipe, issue, check)");
+          "fixpipe, issue, scalar, check)");
     CHECK(err("# only a comment\n").rfind("test.yaml:1:1: error: empty config file", 0) == 0);
   }
 }

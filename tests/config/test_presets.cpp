@@ -39,10 +39,17 @@ TEST_CASE("presets hold the published arch-2201 figures", "[config][preset]") {
   CHECK(c.fixpipe.elements_per_cycle == 64);
   CHECK(c.gm.write.bytes_per_cycle == 128);
   CHECK(c.gm.shared_bytes_per_cycle == 256);
-  CHECK(c.gm.read.bytes_per_cycle >= 150);
-  CHECK(c.gm.read.bytes_per_cycle <= 160);
-  CHECK(c.gm.read.latency_cycles >= 100);  // "a few hundred cycles"
-  CHECK(c.gm.read.latency_cycles < 1000);
+  // The read keys are fitted to measured copies (calibration/): a 480 KiB copy, fixed cost included,
+  // reaches the measured per-core peak, and no stream beats the port.
+  const double big = 480 * 1024;
+  const double rate =
+      big / (c.gm.read.overhead_cycles + c.gm.read.latency_cycles + big / c.gm.read.bytes_per_cycle);
+  CHECK(rate >= 150);
+  CHECK(rate <= 170);
+  CHECK(c.gm.read.bytes_per_cycle <= c.gm.shared_bytes_per_cycle);
+  // "a few hundred cycles" until an isolated copy's data is usable.
+  CHECK(c.gm.read.overhead_cycles + c.gm.read.latency_cycles >= 100);
+  CHECK(c.gm.read.overhead_cycles + c.gm.read.latency_cycles < 1000);
 
   // §8: MTE1 and M queues are 32 deep.
   CHECK(c.issue.queue_depth_mte1 == 32);

@@ -109,7 +109,7 @@ TEST_CASE("the key tables come from the parameter table and the preset text", "[
   b.name = "atlas-a3";
   const std::string both = docgen::config_keys({preset_from(a2), b});
   CHECK_THAT(both, Contains("| `clock_mhz` | `1850` (atlas-a3: `1800`) |"));
-  CHECK_THAT(both, Contains("| `cube.head_cycles` | `4` |"));
+  CHECK_THAT(both, Contains("| `cube.head_cycles` | `55` |"));
 }
 
 TEST_CASE("the key tables refuse a preset text that disagrees with the loaded preset", "[docgen]") {

@@ -59,8 +59,9 @@ struct Gen {
   }
   void fixpipe() {
     const uint64_t ns = pick(1, 8) * 16, ms = pick(1, 128);
+    // Rows contiguous in GM (dstStride = nSize) or not (each row its own run: gm.write.row_cycles).
     line("Fixpipe dst=c+" + n(pick(0, 1000) * 64) + " src=L0C:65536 nSize=" + n(ns) + " mSize=" + n(ms) +
-         " srcStride=" + n((ms + 15) / 16 * 16) + " dstStride=" + n(ns));
+         " srcStride=" + n((ms + 15) / 16 * 16) + " dstStride=" + n(ns + (coin() ? 0 : 16)));
   }
 };
 
@@ -140,7 +141,26 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("mte1.to_l0a.latency_cycles", g.one_of<std::string>({"0", "28"})),
       set("mte1.to_l0b.overhead_cycles", g.one_of<std::string>({"0", "5"})),
       set("mte1.sparse.bytes_per_cycle", g.one_of<std::string>({"32", "128"})),
-      set("cube.head_cycles", g.one_of<std::string>({"0", "4", "9"})),
+      set("cube.head_cycles", g.one_of<std::string>({"0", "4", "9", "61"})),
+      set("cube.fixed_cycles", g.one_of<std::string>({"0", "1.8", "2"})),
+      set("gm.read.window_bytes", g.one_of<std::string>({"0", "2048", "20000"})),
+      set("gm.read.row_cycles", g.one_of<std::string>({"0", "1.7"})),
+      set("gm.write.window_bytes", g.one_of<std::string>({"0", "4096"})),
+      set("gm.write.row_cycles", g.one_of<std::string>({"0", "3", "72.5"})),
+      set("issue.min_interval_mte2", g.one_of<std::string>({"0", "7"})),
+      set("issue.min_interval_mte1", g.one_of<std::string>({"0", "4", "2.5"})),
+      set("issue.min_interval_m", g.one_of<std::string>({"0", "4.62", "9"})),
+      set("issue.min_interval_fix", g.one_of<std::string>({"0", "3.3"})),
+      set("scalar.data_copy", g.one_of<std::string>({"0", "5"})),
+      set("scalar.data_copy_nd2nz", g.one_of<std::string>({"0", "40"})),
+      set("scalar.load_data", g.one_of<std::string>({"0", "2"})),
+      set("scalar.load_data_with_sparse", g.one_of<std::string>({"0", "3"})),
+      set("scalar.mmad", g.one_of<std::string>({"0", "3"})),
+      set("scalar.mmad_with_sparse", g.one_of<std::string>({"0", "1"})),
+      set("scalar.fixpipe", g.one_of<std::string>({"0", "11"})),
+      set("scalar.set_flag", g.one_of<std::string>({"0", "2"})),
+      set("scalar.wait_flag", g.one_of<std::string>({"0", "1"})),
+      set("scalar.pipe_barrier", g.one_of<std::string>({"0", "6"})),
       set("cube.latency_cycles", g.one_of<std::string>({"0", "5"})),
       set("fixpipe.elements_per_cycle", g.one_of<std::string>({"16", "64"})),
       set("fixpipe.overhead_cycles", g.one_of<std::string>({"0", "2"})),

@@ -27,11 +27,71 @@ struct PipeState {
   std::vector<uint64_t> start_of;  // by push number
   size_t pushed = 0, started = 0;
   uint64_t local = 0, last_completion = 0;
+  // Pacing, in exact (fractional) cycles: when the last instruction's occupancy ended, the
+  // earliest start of the next data instruction, the end of the last Mmad (< 0: none).
+  double free_exact = 0, allowed = 0, last_mmad_end = -1;
+  std::vector<std::pair<uint64_t, uint64_t>> gm_done;  // (end, bytes) of finished GM transfers
   bool in_gm = false;  // a GM transfer of the started instruction is in flight
   size_t gm_instr = 0;
   uint64_t gm_start = 0;
   model::Cost gm_cost;
 };
+
+// Whole cycles from exact ones (a value within rounding noise of a cycle is that cycle).
+uint64_t whole(double x) {
+  return static_cast<uint64_t>(std::ceil(x - 1e-9));
+}
+
+// Scalar set-up cycles of an instruction (config key scalar.<kind>).
+uint64_t scalar_cost(const isa::Op& op, const aicore::config::Scalar& s) {
+  if (std::holds_alternative<isa::DataCopy>(op)) return s.data_copy;
+  if (std::holds_alternative<isa::DataCopyNd2Nz>(op)) return s.data_copy_nd2nz;
+  if (std::holds_alternative<isa::LoadData>(op)) return s.load_data;
+  if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return s.load_data_with_sparse;
+  if (std::holds_alternative<isa::Mmad>(op)) return s.mmad;
+  if (std::holds_alternative<isa::MmadWithSparse>(op)) return s.mmad_with_sparse;
+  if (std::holds_alternative<isa::Fixpipe>(op)) return s.fixpipe;
+  if (std::holds_alternative<isa::SetFlag>(op)) return s.set_flag;
+  if (std::holds_alternative<isa::WaitFlag>(op)) return s.wait_flag;
+  return s.pipe_barrier;
+}
+
+// GM rows of a transfer, counted plainly: an ND2NZ source row or a Fixpipe destination row
+// each is its own run unless it follows the previous one in GM.
+uint64_t gm_rows(const isa::Op& op) {
+  if (const auto* n = std::get_if<isa::DataCopyNd2Nz>(&op)) {
+    uint64_t runs = 0;
+    uint64_t next = UINT64_MAX;  // element offset right after the previous row
+    for (uint64_t d = 0; d < n->ndNum; ++d)
+      for (uint64_t r = 0; r < n->nValue; ++r) {
+        const uint64_t at = d * n->srcNdMatrixStride + r * n->srcDValue;
+        if (n->dValue == 0) continue;
+        if (at != next) ++runs;
+        next = at + n->dValue;
+      }
+    return runs;
+  }
+  if (const auto* f = std::get_if<isa::Fixpipe>(&op)) {
+    uint64_t runs = 0;
+    uint64_t next = UINT64_MAX;
+    for (uint64_t d = 0; d < f->ndNum; ++d)
+      for (uint64_t j = 0; j < f->mSize; ++j) {
+        const uint64_t at = d * f->dstNdStride + j * f->dstStride;
+        if (f->nSize == 0) continue;
+        if (at != next) ++runs;
+        next = at + f->nSize;
+      }
+    return runs;
+  }
+  return 1;
+}
+
+// A GM path's own rate for `bytes` in `rows` runs: each row after the first costs row_cycles.
+double row_rate(uint64_t bytes, uint64_t rows, const aicore::config::GmPath& p) {
+  if (rows <= 1 || p.row_cycles <= 0 || bytes == 0) return p.bytes_per_cycle;
+  const double b = static_cast<double>(bytes);
+  return b / (b / p.bytes_per_cycle + static_cast<double>(rows - 1) * p.row_cycles);
+}
 
 struct Core {
   const std::vector<Instruction>* prog = nullptr;
@@ -99,7 +159,60 @@ class Machine {
 
   void complete(PipeState& p, Timing& tm) {
     p.local = tm.busy_end;
+    p.free_exact = static_cast<double>(tm.busy_end);
     p.last_completion = std::max(p.last_completion, tm.end);
+  }
+
+  double min_interval(Pipe p) const {
+    switch (p) {
+      case Pipe::MTE2:
+        return cfg_.issue.min_interval_mte2;
+      case Pipe::MTE1:
+        return cfg_.issue.min_interval_mte1;
+      case Pipe::M:
+        return cfg_.issue.min_interval_m;
+      case Pipe::FIX:
+        return cfg_.issue.min_interval_fix;
+      default:
+        return 0;
+    }
+  }
+  uint64_t window(Pipe p) const {
+    if (p == Pipe::MTE2) return cfg_.gm.read.window_bytes;
+    if (p == Pipe::FIX) return cfg_.gm.write.window_bytes;
+    return 0;
+  }
+  // The bytes of this pipe's GM transfers whose data is not usable at t; whether any is.
+  std::pair<uint64_t, bool> in_flight(const PipeState& p, uint64_t t) const {
+    uint64_t bytes = 0;
+    bool any = false;
+    for (const auto& [end, b] : p.gm_done)
+      if (end > t) {
+        bytes += b;
+        any = true;
+      }
+    return {bytes, any};
+  }
+
+  // The plain re-derivation of the GM row rule (reference.hpp): rate, occupancy and L1/L0C port
+  // time of an ND2NZ copy or a Fixpipe from its own row count.
+  model::Cost with_rows(const isa::Op& op, model::Cost c) const {
+    const uint64_t rows = gm_rows(op);
+    if (std::holds_alternative<isa::DataCopyNd2Nz>(op)) {
+      const double rate = row_rate(c.gm_bytes, rows, cfg_.gm.read);
+      const uint64_t stream = static_cast<uint64_t>(std::ceil(static_cast<double>(c.gm_bytes) / rate));
+      c.occupancy = cfg_.gm.read.overhead_cycles + stream;
+      c.port_cycles = stream;
+      c.gm_rate = rate;
+    } else if (std::holds_alternative<isa::Fixpipe>(op)) {
+      const double rate = row_rate(c.gm_bytes, rows, cfg_.gm.write);
+      const uint64_t read =
+          static_cast<uint64_t>(std::ceil((c.gm_bytes / 4) / cfg_.fixpipe.elements_per_cycle));
+      const uint64_t write = static_cast<uint64_t>(std::ceil(c.gm_bytes / rate));
+      c.occupancy = c.fixed + std::max(read, write);
+      c.gm_rate = rate;
+    }
+    return c;
   }
 
   // Ports a data instruction holds: (space, write, bank) for every bank of every on-chip extent.
@@ -150,25 +263,47 @@ class Machine {
       tm.start = t;
       tm.busy_end = tm.end = t + sync;
     } else {
-      return start_data(c, p, i, t);
+      return start_data(c, p, pipe, i, t);
     }
     started(p, t);
     complete(p, tm);
     return true;
   }
 
-  bool start_data(Core& c, PipeState& p, size_t i, uint64_t t) {
+  bool start_data(Core& c, PipeState& p, Pipe pipe, size_t i, uint64_t t) {
     const isa::Op& op = (*c.prog)[i].op;
     const isa::Footprint fp = isa::footprint(op);
-    const model::Cost cost = model::cost_of(op, cfg_, isa::bytes_moved(op, fp));
+    const model::Cost cost = with_rows(op, model::cost_of(op, cfg_, isa::bytes_moved(op, fp)));
+    Timing& tm = c.timing[i];
+    // Exact start: pipe free and issued, at least min_interval after the last data start.
+    const double ready = std::max(static_cast<double>(tm.issue), p.free_exact);
+    const double exact = std::max(ready, p.allowed);
+    const uint64_t first = whole(exact);
+    if (t < first) return false;
+    const bool gm = cost.gm_rate > 0;
+    if (gm && window(pipe)) {  // room for its bytes beside the transfers still in flight
+      const auto [bytes, any] = in_flight(p, t);
+      if (any && bytes + cost.gm_bytes > window(pipe)) return false;
+    }
+    const bool cube =
+        std::holds_alternative<isa::Mmad>(op) || std::holds_alternative<isa::MmadWithSparse>(op);
+    double occupancy = static_cast<double>(cost.occupancy);
+    if (cube) {  // cold-start head: min(head, cycles idle since the last Mmad ended)
+      const double head = cfg_.cube.head_cycles;
+      const double idle = p.last_mmad_end < 0 ? head : std::max(ready - p.last_mmad_end, 0.0);
+      occupancy = static_cast<double>(cost.occupancy - cfg_.cube.head_cycles) + std::min(head, idle) +
+                  cfg_.cube.fixed_cycles;
+    }
+    const uint64_t hold = gm ? cost.port_cycles : whole(exact + occupancy) - first;
     const auto ports = ports_of(fp);
     for (const auto& port : ports)
       if (c.busy_until[port] > t) return false;  // wait for the bank to come free
-    for (const auto& port : ports) c.busy_until[port] = t + cost.port_cycles;
-    Timing& tm = c.timing[i];
+    for (const auto& port : ports) c.busy_until[port] = t + hold;
+    const double exact_start = exact + static_cast<double>(t - first);
+    p.allowed = exact_start + min_interval(pipe);
     tm.start = t;
     started(p, t);
-    if (cost.gm_rate > 0 && cost.gm_bytes > 0) {
+    if (gm && cost.gm_bytes > 0) {
       const auto id = gm_.add(static_cast<uint32_t>(&c - cores_.data()), cost.gm_rate, cost.gm_bytes);
       p.in_gm = true;
       p.gm_instr = i;
@@ -177,10 +312,12 @@ class Machine {
       flows_[id] = {&c, &p};
       return true;
     }
-    tm.busy_end = t + cost.occupancy;
-    if (cost.gm_rate > 0) tm.busy_end = std::max(tm.busy_end, t + cost.fixed + cost.port_cycles);
+    tm.busy_end = t + (gm ? cost.occupancy : hold);
+    if (gm) tm.busy_end = std::max(tm.busy_end, t + cost.fixed + cost.port_cycles);
     tm.end = tm.busy_end + cost.latency;
     complete(p, tm);
+    if (!gm) p.free_exact = exact_start + occupancy;
+    if (cube) p.last_mmad_end = p.free_exact;
     return true;
   }
 
@@ -193,6 +330,7 @@ class Machine {
                            p->gm_start + cost.fixed + std::max(cost.port_cycles, t - p->gm_start));
     tm.end = tm.busy_end + cost.latency;
     p->in_gm = false;
+    p->gm_done.emplace_back(tm.end, cost.gm_bytes);
     complete(*p, tm);
   }
 
@@ -230,7 +368,9 @@ class Machine {
       after_scalar(c, tm.busy_end);
       return true;
     }
-    const uint64_t slot = static_cast<uint64_t>(std::ceil(c.next_issue - 1e-9));
+    // The scalar set-up of the call comes before its issue slot.
+    const uint64_t slot =
+        static_cast<uint64_t>(std::ceil(c.next_issue - 1e-9)) + scalar_cost(in.op, cfg_.scalar);
     if (t < slot) return false;
     const Pipe pipe = isa::pipe_of(in.op);
     if (pipe == Pipe::S) {

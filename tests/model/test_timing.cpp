@@ -113,3 +113,53 @@ TEST_CASE("DataCopy and Fixpipe costs", "[timing][mte2][fix]") {
   CHECK(model::cost_of(fx, cfg).occupancy == 8);
   CHECK(model::cost_of(fx, cfg).latency == 300);
 }
+
+TEST_CASE("GM rows: a transfer's own rate falls by row_cycles per row after the first",
+          "[timing][mte2][fix]") {
+  auto cfg = published();
+  config::GmPath p = cfg.gm.read;
+  p.row_cycles = 2;
+  CHECK(model::gm_row_rate(1500, 1, p) == 150);  // one run: the path's rate
+  CHECK(model::gm_row_rate(1500, 11, p) == Approx(1500.0 / (10 + 20)));
+  p.row_cycles = 0;
+  CHECK(model::gm_row_rate(1500, 11, p) == 150);  // the key off: as published
+  cfg.gm.read.row_cycles = 2;
+  isa::DataCopyNd2Nz nd;
+  nd.nValue = 4;
+  nd.dValue = 75;  // 75 int8 = 3 blocks of 32 B per row: 96 B moved per row
+  nd.srcDValue = 1000;
+  nd.dstNzC0Stride = 16;
+  // 384 B at 150 B/cycle = 2.56, + 3 rows x 2 = 8.56 -> 9 cycles, the L1 port held as long.
+  CHECK(model::cost_of(nd, cfg).occupancy == 9);
+  CHECK(model::cost_of(nd, cfg).gm_rows == 4);
+  nd.srcDValue = 75;  // rows follow each other in GM: one run
+  CHECK(model::cost_of(nd, cfg).gm_rows == 1);
+  CHECK(model::cost_of(nd, cfg).occupancy == 3);
+  nd.nValue = 1;  // one row per matrix; two matrices joined when the second starts where the first ends
+  nd.ndNum = 2;
+  nd.srcNdMatrixStride = 75;
+  nd.dstNzMatrixStride = 512;
+  CHECK(model::cost_of(nd, cfg).gm_rows == 1);
+  nd.srcNdMatrixStride = 80;
+  CHECK(model::cost_of(nd, cfg).gm_rows == 2);
+  cfg.gm.write.row_cycles = 3;
+  isa::Fixpipe fx;
+  fx.nSize = 16;
+  fx.mSize = 4;
+  fx.srcStride = 16;
+  fx.dstStride = 16;  // rows contiguous in GM: 256 B at 128 B/cycle
+  CHECK(model::cost_of(fx, cfg).occupancy == 2);
+  fx.dstStride = 48;  // 4 runs: 2 + 3 x 3
+  CHECK(model::cost_of(fx, cfg).occupancy == 11);
+}
+
+TEST_CASE("Cube: the head is the cold part of the occupancy, the fixed cost comes on top", "[timing][cube]") {
+  auto cfg = published();
+  cfg.cube.fixed_cycles = 1.5;
+  const auto c = model::cost_of(mm<isa::Mmad>(16, 16, 64), cfg);
+  CHECK(c.occupancy == 2 + 4);  // an isolated (cold) Mmad: the published formula plus the head
+  CHECK(c.head == 4);           // what the M pipe hides when Mmads follow each other (engine.hpp)
+  CHECK(c.extra == 1.5);        // added, in exact time, by the pipe
+  cfg.cube.head_cycles = 0;
+  CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).head == 0);
+}

@@ -49,9 +49,10 @@ TEST_CASE("a two-key study: one row per point, equal to the points' own runs", "
     CHECK(stats["config"]["gm"]["read"]["bytes_per_cycle"].get<double>() ==
           std::stod(row.at("gm.read.bytes_per_cycle")));
   }
-  // Point 3 (gm.read 256, head 16) by hand, as a user would run it.
-  const auto one = harness::run("run " + d.file("seed_sparse_16x64x16.trace") + " --out " + d.file("one") +
-                                " -q --set gm.read.bytes_per_cycle=256 --set cube.head_cycles=16");
+  // Point 3 (gm.read 256, head 16) by hand, as a user would run it (on the study's config).
+  const auto one =
+      harness::run("run " + d.file("seed_sparse_16x64x16.trace") + " --out " + d.file("one") +
+                   " -q --config atlas-a2 --set gm.read.bytes_per_cycle=256 --set cube.head_cycles=16");
   REQUIRE(one.status == 0);
   CHECK(rows[3].at("gm.read.bytes_per_cycle") == "256");
   CHECK(rows[3].at("cycles") ==

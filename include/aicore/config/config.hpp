@@ -9,11 +9,23 @@
 namespace aicore::config {
 
 // Occupancy/latency of one data path: occupancy = overhead + ceil(bytes / bytes_per_cycle),
-// result visible `latency` cycles after the occupancy ends.
+// result visible `latency` cycles after the occupancy ends. The overhead is a fixed cost per
+// instruction that back-to-back instructions cannot hide (it is part of the occupancy).
 struct PathTiming {
   double bytes_per_cycle = 0;    // > 0
   uint32_t overhead_cycles = 0;  // per instruction, added to occupancy
   uint32_t latency_cycles = 0;   // extra cycles until the data is usable
+};
+
+// A GM path (MTE2 reads, Fixpipe writes): a data path plus how many bytes may be in flight and
+// what a non-contiguous row costs (docs/decisions.md, "GM requests in flight", "ND rows").
+struct GmPath : PathTiming {
+  // Bytes of this pipe's GM transfers in flight (started, data not yet usable): a transfer
+  // starts only when its bytes fit beside them, or when none is in flight. 0 = no limit.
+  uint64_t window_bytes = 0;
+  // Extra cycles per row after the first of a transfer whose GM rows are not contiguous
+  // (reads: DataCopyNd2Nz source rows; writes: Fixpipe destination rows).
+  double row_cycles = 0;
 };
 
 struct Buffers {
@@ -24,8 +36,8 @@ struct Buffers {
 };
 
 struct Gm {
-  PathTiming read;                    // MTE2 GM -> L1
-  PathTiming write;                   // FIX L0C -> GM
+  GmPath read;                        // MTE2 GM -> L1
+  GmPath write;                       // FIX L0C -> GM
   double shared_bytes_per_cycle = 0;  // GM bandwidth shared by MTE2 reads and FIX writes of this core
 };
 
@@ -39,8 +51,9 @@ struct Cube {
   uint32_t int8_k_per_cycle = 0;    // K elements per fractal-cycle for int8 (32)
   uint32_t b16_k_per_cycle = 0;     // for half/bf16 (16)
   uint32_t sparse_k_per_cycle = 0;  // original-K elements per cycle for MmadWithSparse (64)
-  uint32_t head_cycles = 0;         // per-instruction fixed overhead
+  uint32_t head_cycles = 0;         // cold-start head: paid when the Cube was idle (engine.hpp)
   uint32_t latency_cycles = 0;      // result visible in L0C after the occupancy
+  double fixed_cycles = 0;          // per-Mmad cost that back-to-back Mmads cannot hide
 };
 
 struct Fixpipe {
@@ -54,6 +67,16 @@ struct Issue {
   uint32_t queue_depth_mte2 = 0, queue_depth_mte1 = 0, queue_depth_m = 0, queue_depth_fix = 0;
   uint32_t queue_depth_mte3 = 0;  // MTE3 runs only flags on the Cube core
   uint32_t sync_cycles = 0;       // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
+  // Least average distance, in cycles, between the starts of consecutive data instructions of
+  // a pipe (fractions accumulate over a back-to-back run); 0 = none.
+  double min_interval_mte2 = 0, min_interval_mte1 = 0, min_interval_m = 0, min_interval_fix = 0;
+};
+
+// Cycles the scalar unit spends on an instruction before it issues it (the parameter and
+// address set-up of its Ascend C call), by instruction kind.
+struct Scalar {
+  uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, mmad = 0,
+           mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0;
 };
 
 // The race checker's one hardware fact (docs/checking.md).
@@ -72,6 +95,7 @@ struct CoreConfig {
   Cube cube;
   Fixpipe fixpipe;
   Issue issue;
+  Scalar scalar;
   Check check;
 };
 

@@ -16,6 +16,14 @@ namespace aicore::gen {
 int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
              const std::string& program = "aicore-gen");
 
+// gen --dtype half|bf16 --m M --k K --n N --out DIR [--b-layout nd|nt] [--base MxNxK]
+//     [--l1-buffers 1|2] [--l0-buffers 1|2] [--timing-only [--blocks N]] [--values exact|random]
+// The best-practice matmul kernel (gen/matmul.hpp). gen_main hands the arguments over when
+// is_matmul_request (they name a --dtype).
+bool is_matmul_request(const std::vector<std::string>& args);
+int matmul_gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                    const std::string& program);
+
 // densify INPUT(.npy | raw .bin) [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy]
 // [--strict]
 int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,

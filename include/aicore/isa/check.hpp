@@ -41,9 +41,10 @@ struct Limits {
 // Call only on an op that passed check_fields(), which keeps the arithmetic in range.
 Footprint footprint(const Op& op);
 
-// Bytes the op moves through its pipe's data path (for timing and statistics).
+// Bytes the op moves through its pipe's data path (for timing and statistics): the data, not
+// the span it lands in (gaps between blocks or fractals move nothing).
 uint64_t bytes_moved(const Op& op);
-uint64_t bytes_moved(const Op& op, const Footprint& fp);  // with its footprint already known
+uint64_t bytes_moved(const Op& op, const Footprint& fp);  // the same; callers that hold fp pass it
 
 // Field ranges, operand spaces, alignment; throws aicore::Fault. Needs no memory sizes.
 void check_fields(const Op& op);

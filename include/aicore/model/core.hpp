@@ -22,6 +22,9 @@ namespace aicore::model {
 
 struct PipeSummary {
   uint64_t busy_cycles = 0, stall_cycles = 0, instructions = 0;
+  // Cycles in which one of the pipe's data instructions had started and its result was not yet
+  // usable (latency included): what a profiler's per-pipe time counts (S: its busy cycles).
+  uint64_t active_cycles = 0;
 };
 
 struct MemorySummary {

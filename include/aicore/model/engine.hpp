@@ -5,6 +5,19 @@
 // instructions overlap: the next starts when this one's occupancy ends, while its latency only
 // delays SetFlag and PipeBarrier.
 //
+// Pacing rules on top of each instruction's cost (docs/decisions.md, "Pacing"):
+//  * exact time: the pipe also keeps its clock in fractional cycles (free_exact_), so that
+//    fractional costs (cube.fixed_cycles, issue.min_interval_*) average out over a run of
+//    instructions that wait for each other; every start and end is still a whole cycle;
+//  * minimum interval: a data instruction starts no earlier than the previous one's exact start
+//    plus issue.min_interval_<pipe>;
+//  * Cube head: an Mmad pays min(cube.head_cycles, the cycles between the moment it could have
+//    started and the end of the previous Mmad) — a cold Cube pays it all, back-to-back Mmads
+//    nothing;
+//  * GM requests in flight: a GM transfer starts only when its bytes fit in the pipe's window
+//    (gm.read/write.window_bytes) beside the transfers whose data is not usable yet, or when none
+//    is in flight.
+//
 // Temporal decoupling: each engine keeps its own time (`local_`, the cycle its pipe is free
 // again) and runs ahead of SystemC time, computing start and end cycles instead of waiting
 // them out. It blocks only on events another thread must produce first (its queue, a flag not
@@ -68,6 +81,9 @@ class Engine : public sc_core::sc_module, public TimeSource {
 
   isa::Pipe pipe() const { return pipe_; }
   uint64_t busy_cycles() const { return busy_cycles_; }
+  // Cycles in which a data instruction of this pipe had started and its result was not yet
+  // usable (the union of [start, end) of its data instructions, latency included).
+  uint64_t active_cycles() const { return active_cycles_; }
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t instructions() const { return instructions_; }
   uint64_t local_time() const { return local_; }
@@ -89,7 +105,10 @@ class Engine : public sc_core::sc_module, public TimeSource {
   void catch_up(uint64_t cycle);
   // Runs the GM part of a data instruction from `start`; returns when its last byte is through.
   uint64_t gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c);
+  // The first cycle >= t at which `bytes` fit in the GM window beside the transfers in flight.
+  uint64_t window_start(uint64_t t, uint64_t bytes);
   void record(InstrRecord& r);
+  void count_active(uint64_t start, uint64_t end);
 
   isa::Pipe pipe_;
   uint32_t depth_;
@@ -117,6 +136,15 @@ class Engine : public sc_core::sc_module, public TimeSource {
   std::vector<Calendar*> cals_;  // scratch for book_ports
   uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
   uint64_t late_ = 0;
+  // Pacing (see the top of this file).
+  double min_interval_ = 0;    // issue.min_interval_<pipe>
+  uint64_t window_bytes_ = 0;  // gm.<read|write>.window_bytes of this pipe's GM path; 0 = none
+  double free_exact_ = 0;      // when the last instruction's occupancy ended, in exact cycles
+  double allowed_ = 0;         // earliest exact start of the next data instruction
+  double last_mmad_end_ = -1;  // exact end of the last Mmad's occupancy; < 0: none yet
+  std::deque<std::pair<uint64_t, uint64_t>> in_flight_gm_;  // (end cycle, bytes) of GM transfers
+  uint64_t in_flight_bytes_ = 0;
+  uint64_t active_cycles_ = 0, active_until_ = 0;
 };
 
 }  // namespace aicore::model

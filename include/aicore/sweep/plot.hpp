@@ -2,6 +2,7 @@
 #pragma once
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace aicore::sweep {
 
@@ -11,5 +12,10 @@ std::string tools_dir();
 // Runs the plot script on OUT/results.csv, writing OUT/sweep.png; the script reports its own
 // errors (e.g. matplotlib missing) on stderr. False, with a message on err, when it fails.
 bool plot_results(const std::string& out_dir, std::ostream& err);
+
+// Runs tools_dir()/SCRIPT with Debian's python3 and ARGS, its output going to this process's
+// stdout/stderr. False, with "aicore-sim WHO: error: ..." on err, when it cannot run or fails.
+bool run_tool_script(const std::string& script, const std::vector<std::string>& args, const std::string& who,
+                     std::ostream& err);
 
 }  // namespace aicore::sweep

@@ -1,0 +1,121 @@
+// Data and golden of the best-practice matmul kernel: plain loops and their own fp16/bf16
+// conversions, sharing nothing with the semantics layer (matmul.hpp).
+#include <cmath>
+#include <cstring>
+
+#include "aicore/gen/matmul.hpp"
+#include "aicore/gen/random.hpp"
+
+namespace aicore::gen {
+
+namespace {
+
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float float_of(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// A K x N (nd) or N x K (nt) B element, by its (k, n) position.
+uint64_t b_index(const MatmulShape& s, uint64_t k, uint64_t n) {
+  return s.b_layout == BLayout::ND ? k * s.N + n : n * s.K + k;
+}
+
+}  // namespace
+
+uint16_t float_to_bf16(float f) {
+  const uint32_t u = bits_of(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
+  const uint32_t round = 0x7fff + ((u >> 16) & 1);  // to nearest, ties to even
+  return static_cast<uint16_t>((u + round) >> 16);
+}
+
+float bf16_to_float(uint16_t h) {
+  return float_of(uint32_t{h} << 16);
+}
+
+float half_to_float(uint16_t h) {
+  const uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  float v;
+  if (exp == 0)
+    v = std::ldexp(static_cast<float>(mant), -24);  // zero and subnormals
+  else if (exp == 31)
+    v = mant ? NAN : INFINITY;
+  else
+    v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
+  return sign ? -v : v;
+}
+
+uint16_t float_to_half(float f) {
+  // Values here are in [-1, 1]: normal halves or zero/subnormals; round to nearest even.
+  const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  const double a = std::fabs(static_cast<double>(f));
+  if (a == 0) return sign;
+  if (a >= 65520.0) return sign | 0x7c00;
+  int e;
+  std::frexp(a, &e);                     // a = m * 2^e, m in [0.5, 1)
+  const int exp = std::max(e - 1, -14);  // unbiased exponent of the half, subnormals at -14
+  const double q = std::nearbyint(std::ldexp(a, 10 - exp));  // mantissa in units of 2^(exp - 10)
+  uint32_t bits = static_cast<uint32_t>(q);
+  uint32_t biased = static_cast<uint32_t>(exp + 15);
+  if (q < 1024) return sign | static_cast<uint16_t>(bits);  // subnormal (exp == -14)
+  if (bits >= 2048) {                                       // rounded up to the next binade
+    bits >>= 1;
+    ++biased;
+  }
+  return sign | static_cast<uint16_t>((biased << 10) | (bits & 0x3ff));
+}
+
+MatmulData matmul_data(const MatmulPlan& p, uint64_t seed, bool exact) {
+  const MatmulShape& s = p.shape;
+  const bool half = s.dtype == isa::DType::Half;
+  Rng rng(seed);
+  auto draw = [&] {
+    float v;
+    if (exact)
+      v = static_cast<float>(static_cast<int>(rng.below(17)) - 8) / 8.0f;
+    else
+      v = static_cast<float>(static_cast<double>(rng.next() >> 11) * 0x1.0p-52 - 1.0);
+    return half ? float_to_half(v) : float_to_bf16(v);
+  };
+  auto value = [&](uint16_t h) { return static_cast<double>(half ? half_to_float(h) : bf16_to_float(h)); };
+  MatmulData d;
+  d.a.resize(uint64_t{s.M} * s.K);
+  d.b.resize(uint64_t{s.K} * s.N);
+  for (auto& x : d.a) x = draw();
+  for (auto& x : d.b) x = draw();
+  d.golden.assign(uint64_t{s.M} * s.N, 0.0f);
+  std::vector<double> bcol(s.K);
+  for (uint64_t n = 0; n < s.N; ++n) {
+    for (uint64_t k = 0; k < s.K; ++k) bcol[k] = value(d.b[b_index(s, k, n)]);
+    for (uint64_t m = 0; m < s.M; ++m) {
+      double acc = 0;
+      for (uint64_t k = 0; k < s.K; ++k) acc += value(d.a[m * s.K + k]) * bcol[k];
+      d.golden[m * s.N + n] = static_cast<float>(acc);
+    }
+  }
+  return d;
+}
+
+std::vector<float> matmul_tolerance(const MatmulPlan& p, const MatmulData& d) {
+  const MatmulShape& s = p.shape;
+  const bool half = s.dtype == isa::DType::Half;
+  auto value = [&](uint16_t h) {
+    return std::fabs(static_cast<double>(half ? half_to_float(h) : bf16_to_float(h)));
+  };
+  std::vector<float> tol(uint64_t{s.M} * s.N);
+  for (uint64_t m = 0; m < s.M; ++m)
+    for (uint64_t n = 0; n < s.N; ++n) {
+      double sum = 0;
+      for (uint64_t k = 0; k < s.K; ++k) sum += value(d.a[m * s.K + k]) * value(d.b[b_index(s, k, n)]);
+      tol[m * s.N + n] = static_cast<float>(1e-5 * sum + 1e-6);
+    }
+  return tol;
+}
+
+}  // namespace aicore::gen

@@ -1,0 +1,111 @@
+// Validation and buffer layout of the best-practice matmul kernel (matmul.hpp).
+#include <algorithm>
+#include <string>
+
+#include "aicore/common/error.hpp"
+#include "aicore/gen/matmul.hpp"
+#include "aicore/isa/check.hpp"
+
+namespace aicore::gen {
+
+namespace {
+
+using isa::ceil_div;
+
+[[noreturn]] void bad(const std::string& msg) {
+  throw InputError(SourceLoc{"gen"}, msg);
+}
+
+std::string kib(uint64_t b) {
+  return std::to_string(ceil_div(b, 1024)) + " KiB";
+}
+
+void check_shape(const MatmulShape& s) {
+  if (s.dtype != isa::DType::Half && s.dtype != isa::DType::BF16) bad("--dtype must be half or bf16");
+  const auto m16 = [](const char* what, uint32_t v) {
+    if (v == 0 || v % 16)
+      bad(std::string(what) + " must be a positive multiple of 16 for the half/bf16 kernel (got " +
+          std::to_string(v) + ")");
+  };
+  m16("--m", s.M);
+  m16("--k", s.K);
+  m16("--n", s.N);
+  // DataCopyNd2Nz srcDValue is the row length of A (K) and of B (K for nt, N for nd): 16 bits.
+  if (s.K > 65535) bad("K is limited to 65535 (DataCopyNd2Nz srcDValue is 16 bits)");
+  if (s.b_layout == BLayout::ND && s.N > 65535)
+    bad("N is limited to 65535 with --b-layout nd (DataCopyNd2Nz srcDValue is 16 bits)");
+}
+
+void check_base(const MatmulShape& s, const MatmulOptions& o) {
+  const auto m16 = [](const char* what, uint32_t v) {
+    if (v == 0 || v % 16 || v > 4080)
+      bad(std::string("--base ") + what + " must be a multiple of 16 in 16..4080 (got " + std::to_string(v) +
+          ")");
+  };
+  m16("m", o.base_m);
+  m16("n", o.base_n);
+  m16("k", o.base_k);
+  if (o.l1_buffers < 1 || o.l1_buffers > 2) bad("--l1-buffers must be 1 or 2");
+  if (o.l0_buffers < 1 || o.l0_buffers > 2) bad("--l0-buffers must be 1 or 2");
+  const uint64_t bm = std::min(o.base_m, s.M), bn = std::min(o.base_n, s.N), bk = std::min(o.base_k, s.K);
+  const uint64_t a = bm * bk * 2, b = bk * bn * 2, c = bm * bn * 4;
+  const std::string base =
+      std::to_string(o.base_m) + "x" + std::to_string(o.base_n) + "x" + std::to_string(o.base_k);
+  if (a * o.l0_buffers > kL0ABytes)
+    bad("base " + base + ": the A tile needs " + kib(a) + " of L0A per buffer, " +
+        kib(kL0ABytes / o.l0_buffers) + " available with " + std::to_string(o.l0_buffers) + " buffer(s)");
+  if (b * o.l0_buffers > kL0BBytes)
+    bad("base " + base + ": the B tile needs " + kib(b) + " of L0B per buffer, " +
+        kib(kL0BBytes / o.l0_buffers) + " available with " + std::to_string(o.l0_buffers) + " buffer(s)");
+  if (c > kL0CBytes)
+    bad("base " + base + ": the C block needs " + kib(c) + " of L0C, " + kib(kL0CBytes) + " available");
+  if ((a + b) * o.l1_buffers > kL1Bytes)
+    bad("base " + base + ": the A and B tiles need " + kib(a + b) + " of L1 per buffer, " +
+        kib(kL1Bytes / o.l1_buffers) + " available");
+}
+
+}  // namespace
+
+std::string MatmulPlan::describe() const {
+  std::string s = std::to_string(shape.M) + "x" + std::to_string(shape.K) + "x" + std::to_string(shape.N) +
+                  " " + isa::to_string(shape.dtype) + ", B " + (shape.b_layout == BLayout::NT ? "nt" : "nd") +
+                  ", base (m x n x k) " + std::to_string(opt.base_m) + "x" + std::to_string(opt.base_n) +
+                  "x" + std::to_string(opt.base_k) + ": " + std::to_string(m_blocks) + " x " +
+                  std::to_string(n_blocks) + " blocks of " + std::to_string(k_steps) + " K steps, L1 x" +
+                  std::to_string(opt.l1_buffers) + ", L0A/L0B x" + std::to_string(opt.l0_buffers) +
+                  ", L0C x" + std::to_string(l0c_buffers);
+  if (emitted_blocks() < blocks()) s += "; only the first " + std::to_string(emitted_blocks()) + " blocks";
+  return s;
+}
+
+MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt) {
+  check_shape(shape);
+  check_base(shape, opt);
+  MatmulPlan p;
+  p.shape = shape;
+  p.opt = opt;
+  p.m_blocks = static_cast<uint32_t>(ceil_div(shape.M, opt.base_m));
+  p.n_blocks = static_cast<uint32_t>(ceil_div(shape.N, opt.base_n));
+  p.k_steps = static_cast<uint32_t>(ceil_div(shape.K, opt.base_k));
+  const uint64_t bm = std::min(opt.base_m, shape.M), bn = std::min(opt.base_n, shape.N),
+                 bk = std::min(opt.base_k, shape.K);
+  p.l0c_buffers = bm * bn * 4 * 2 <= kL0CBytes && p.blocks() > 1 ? 2 : 1;
+  p.l1_b = bm * bk * 2;  // 512-byte multiple: both sides are multiples of 16
+  p.l1_slot = kL1Bytes / 2;
+  p.l0a_slot = kL0ABytes / 2;
+  p.l0b_slot = kL0BBytes / 2;
+  p.l0c_slot = kL0CBytes / 2;
+  return p;
+}
+
+uint64_t matmul_bytes_a(const MatmulPlan& p) {
+  return uint64_t{p.shape.M} * p.shape.K * 2;
+}
+uint64_t matmul_bytes_b(const MatmulPlan& p) {
+  return uint64_t{p.shape.K} * p.shape.N * 2;
+}
+uint64_t matmul_bytes_c(const MatmulPlan& p) {
+  return uint64_t{p.shape.M} * p.shape.N * 4;
+}
+
+}  // namespace aicore::gen

@@ -1,0 +1,103 @@
+// The measured-data CSV (calib/data.hpp): the shipped files, every column, several tables, and
+// errors at file:line:column (more error cases: tests/catalogue/cases/calib_*.case).
+#include <catch2/catch.hpp>
+
+#include "aicore/calib/data.hpp"
+
+using namespace aicore;
+using calib::RowSet;
+
+namespace {
+
+calib::Dataset parse(const std::string& text) {
+  calib::Dataset d;
+  calib::parse_dataset(text, "d.csv", d);
+  return d;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("data: the shipped files parse, with their source lines", "[calib][data]") {
+  const std::string dir = std::string(AICORE_SOURCE_DIR) + "/calibration/";
+  const calib::Dataset d = calib::load_dataset(
+      {dir + "measured-910b1.csv", dir + "kernels-a2.csv", dir + "kernels-a2-heldout.csv"});
+  REQUIRE(d.micro.size() == 14);
+  REQUIRE(d.kernels.size() == 2);
+  CHECK(d.micro[0].kind == "loaddata");
+  CHECK(d.micro[0].dst == "A2");
+  CHECK(d.micro[0].param == 1);
+  CHECK(d.micro[0].count == 256);
+  CHECK(d.micro[0].value == 217.14);
+  CHECK(d.micro[0].loc.line == 12);
+  CHECK(d.micro[1].set == RowSet::Check);
+  const calib::KernelRow& k = d.kernels[0];
+  CHECK(k.name == "matmul_best_practice_case1");
+  CHECK(k.shape.M == 8192);
+  CHECK(k.shape.b_layout == gen::BLayout::NT);
+  CHECK(k.opt.base_n == 256);
+  CHECK(k.opt.l1_buffers == 1);
+  CHECK(k.task_us == 249467.08);
+  CHECK(*k.pipe_us[1] == 195613.4);  // aic_mte2_us
+  CHECK(d.kernels[1].set == RowSet::Check);
+  bool cites = false;
+  for (const std::string& n : d.notes) cites = cites || n.find("msKPP") != std::string::npos;
+  CHECK(cites);
+}
+
+TEST_CASE("data: optional columns, empty cells, several tables in one file", "[calib][data]") {
+  const calib::Dataset d = parse(
+      "kernel,cores,m,k,n,dtype,base_m,base_n,base_k,task_us,aic_mte2_us,b_layout,l0_buffers\n"
+      "k,1,256,128,512,bf16,128,256,64,100,,nd,1\n"
+      "# a second table\n"
+      "kind,dst,param,count,value,unit,fields,set\n"
+      "mmad_half, CO1 ,64,256,6685.98,OPs/cycle,m=16 k=32,check\n");
+  REQUIRE(d.kernels.size() == 1);
+  CHECK(d.kernels[0].shape.dtype == isa::DType::BF16);
+  CHECK(d.kernels[0].shape.b_layout == gen::BLayout::ND);
+  CHECK(d.kernels[0].opt.l0_buffers == 1);
+  CHECK(d.kernels[0].opt.l1_buffers == 2);  // the default
+  CHECK_FALSE(d.kernels[0].pipe_us[1].has_value());
+  REQUIRE(d.micro.size() == 1);
+  CHECK(d.micro[0].dst == "CO1");  // cells are trimmed
+  CHECK(d.micro[0].fields == "m=16 k=32");
+  CHECK(d.micro[0].set == RowSet::Check);
+  CHECK(d.micro[0].loc.line == 5);
+}
+
+TEST_CASE("data: errors name file, line, column and the nearest word", "[calib][data]") {
+  CHECK(error_of("kind,dst,param,count,value\n") ==
+        "d.csv:1:1: error: the header lacks the column 'unit' (required: kind, dst, param, count, value, "
+        "unit)");
+  CHECK(error_of("kind,dst,param,count,value,unit,unit\n") ==
+        "d.csv:1:33: error: column 'unit' appears twice");
+  CHECK(error_of("kind,dst,param,count,value,unit\nloaddata,A2,1,0,2,GiB/s\n") ==
+        "d.csv:2:15: error: 'count' must be in 1..65536 (got 0)");
+  CHECK(error_of("kind,dst,param,count,value,unit\nloaddata,A2,1,2,-2,GiB/s\n") ==
+        "d.csv:2:17: error: 'value' must be > 0 (got -2)");
+  CHECK(error_of("kind,dst,param,count,value,unit\nloaddata,A2,1,2,,GiB/s\n") ==
+        "d.csv:2:17: error: column 'value' is empty");
+  CHECK(error_of("kind,dst,param,count,value,unit,set\nloaddata,A2,1,2,3,GiB/s,trian\n") ==
+        "d.csv:2:25: error: 'set' must be one of train, check, not 'trian'; did you mean 'train'?");
+  CHECK(error_of("kernel,cores,m,k,n,dtype,base_m,base_n,base_k,task_us\nk,1,64,64,64,fp32,64,64,64,1\n") ==
+        "d.csv:2:14: error: 'dtype' must be one of half, bf16, not 'fp32'");
+  CHECK(error_of("kernel,cores,m,k,n,dtype,base_m,base_n,base_k,task_us\nk,1,100,64,64,half,64,64,64,1\n") ==
+        "d.csv:2:1: error: the kernel is not one the generator can write: --m must be a positive multiple of "
+        "16 "
+        "for the half/bf16 kernel (got 100)");
+  CHECK(error_of("kind,dst,param,count,value,unit\nmmad_half,CO1,16,256,1,OPs/cycle,\n") ==
+        "d.csv:2:34: error: the row has 7 cells, the header 6");
+  CHECK(error_of("") == "d.csv:1:1: error: no header and no rows: not a data file");
+  CHECK(error_of("kind,dst,param,count,value,unit\ndatacopy_gm,L1,0,2,3,GiB/s\n") ==
+        "d.csv:2:16: error: 'param' must be in 1..480 (got 0)");
+  CHECK(error_of("kind,dst,param,count,value,unit\nloaddata,A2,1x,2,3,GiB/s\n") ==
+        "d.csv:2:13: error: 'param' must be a whole number, not '1x'");
+}

@@ -1,0 +1,77 @@
+// `aicore-sim gen --dtype half|bf16` then `run`: the kernel's .expect passes bit for bit with
+// exact data, its output is within the tolerance with random data, and a timing-only kernel's
+// blocks all cost the same (what `calibrate` relies on to simulate a few blocks of a big one).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "harness.hpp"
+
+using harness::TempDir;
+
+namespace {
+
+std::vector<float> floats(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  const std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<float> v(s.size() / 4);
+  std::memcpy(v.data(), s.data(), v.size() * 4);
+  return v;
+}
+
+uint64_t cycles_of_blocks(const TempDir& d, uint64_t blocks) {
+  const std::string dir = d.file("b" + std::to_string(blocks));
+  const auto g = harness::run("gen --dtype half --m 512 --k 512 --n 1024 --timing-only --blocks " +
+                              std::to_string(blocks) + " --out " + dir + " --name k");
+  REQUIRE(g.status == 0);
+  const auto r = harness::run("run " + dir + "/k.trace --timing-only -q --out " + dir + "/out");
+  REQUIRE(r.status == 0);
+  std::ifstream f(dir + "/out/stats.json");
+  const auto j = nlohmann::json::parse(f);
+  CHECK(j["flags_left_set"] == 0);
+  return j["cycles"].get<uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("gen --dtype: exact data passes .expect bit for bit", "[cli][gen][matmul]") {
+  TempDir d;
+  for (const std::string args : {"--dtype half --m 256 --k 192 --n 512",
+                                 "--dtype bf16 --b-layout nd --m 160 --k 96 "
+                                 "--n 192 --base 64x128x32 --l1-buffers 1"}) {
+    CAPTURE(args);
+    const auto g = harness::run("gen " + args + " --out " + d.file("case") + " --name k");
+    REQUIRE(g.status == 0);
+    const auto r = harness::run("run " + d.file("case/k.trace") + " --out " + d.file("out"));
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("expect c: match") != std::string::npos);
+  }
+}
+
+TEST_CASE("gen --dtype --values random: out/c.bin within c_tolerance.bin of c_golden.bin",
+          "[cli][gen][matmul]") {
+  TempDir d;
+  REQUIRE(harness::run("gen --dtype half --b-layout nd --m 128 --k 512 --n 256 --values random --out " +
+                       d.file("case") + " --name k")
+              .status == 0);
+  const auto r = harness::run("run " + d.file("case/k.trace") + " --out " + d.file("out") + " -q");
+  REQUIRE(r.status == 0);
+  const auto got = floats(d.file("out/c.bin")), want = floats(d.file("case/c_golden.bin")),
+             tol = floats(d.file("case/c_tolerance.bin"));
+  REQUIRE(got.size() == 128u * 256u);
+  REQUIRE(want.size() == got.size());
+  size_t outside = 0;
+  for (size_t i = 0; i < got.size(); ++i) outside += std::fabs(double(got[i]) - want[i]) > tol[i];
+  CHECK(outside == 0);
+}
+
+TEST_CASE("gen --dtype --timing-only --blocks: every further block costs the same", "[cli][gen][matmul]") {
+  TempDir d;
+  const uint64_t c2 = cycles_of_blocks(d, 2), c3 = cycles_of_blocks(d, 3), c4 = cycles_of_blocks(d, 4);
+  CHECK(c4 - c3 == c3 - c2);
+  CHECK(c3 > c2);
+}
