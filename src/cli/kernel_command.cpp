@@ -16,10 +16,10 @@
 #include <ostream>
 
 #include "aicore/common/error.hpp"
-#include "aicore/report/window.hpp"
 #include "commands.hpp"
 #include "diagnostics.hpp"
 #include "kernel_build.hpp"
+#include "launch_args.hpp"
 #include "load_config.hpp"
 #include "options.hpp"
 #include "run_args.hpp"
@@ -33,12 +33,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* kSynopsis = "kernel FILE.cpp [options] [-- compiler flags]";
-constexpr const char* kOptionsVariable = "AICORE_SIM_ARGS";  // read by src/frontend/launch_options.cpp
 
-struct KernelArgs {
-  RunArgs run;
-  bool emit_trace = false;
-};
+using KernelArgs = LaunchArgs;
 
 po::options_description kernel_options(KernelArgs& k) {
   RunArgs& a = k.run;
@@ -74,10 +70,10 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& extr
   cargv.push_back(nullptr);
   std::vector<char*> env;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, kOptionsVariable, std::strlen(kOptionsVariable)) != 0 ||
-        (*e)[std::strlen(kOptionsVariable)] != '=')
+    if (std::strncmp(*e, kLaunchArgsVariable, std::strlen(kLaunchArgsVariable)) != 0 ||
+        (*e)[std::strlen(kLaunchArgsVariable)] != '=')
       env.push_back(*e);
-  std::string var = std::string(kOptionsVariable) + "=" + extra_env;
+  std::string var = std::string(kLaunchArgsVariable) + "=" + extra_env;
   if (!extra_env.empty()) env.push_back(var.data());
   env.push_back(nullptr);
   pid_t pid = 0;
@@ -105,42 +101,15 @@ void split_at_dashes(const std::vector<std::string>& args, std::vector<std::stri
   }
 }
 
-std::optional<int> check_options(const KernelArgs& k, const po::variables_map& vm, std::ostream& err) {
+std::optional<int> check_options(const KernelArgs& k, std::ostream& err) {
   if (k.run.trace.empty()) {
     err << "aicore-sim kernel: error: missing FILE.cpp (the kernel program to build and run)\n"
         << "usage: aicore-sim " << kSynopsis << "\n";
     return kExitBadInput;
   }
-  if (!vm.count("window")) return std::nullopt;
-  if (!k.run.timeline && !k.run.vcd) {
-    err << "aicore-sim kernel: error: --window limits --timeline and --vcd; give at least one of them\n";
-    return kExitBadInput;
-  }
-  try {
-    report::parse_window(k.run.window);
-  } catch (const std::invalid_argument& e) {
-    err << "aicore-sim kernel: error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  // The program will parse what it is handed the same way: refuse now what it would refuse then.
+  if (!parse_launch_args(launch_args_text(k), err)) return kExitBadInput;
   return std::nullopt;
-}
-
-// The options the program's launches read (src/frontend/launch_options.cpp), one per line.
-std::string launch_options_text(const KernelArgs& k) {
-  const RunArgs& a = k.run;
-  std::vector<std::string> v{"--config=" + a.config, "--out=" + a.out_dir};
-  for (const std::string& s : a.sets) v.push_back("--set=" + s);
-  if (a.timing_only) v.push_back("--timing-only");
-  if (a.instr_log) v.push_back("--instr-log");
-  if (a.timeline) v.push_back("--timeline");
-  if (a.vcd) v.push_back("--vcd");
-  if (!a.window.empty()) v.push_back("--window=" + a.window);
-  if (a.quiet) v.push_back("--quiet");
-  if (a.verbosity) v.push_back("--verbose=" + std::to_string(a.verbosity));
-  if (k.emit_trace) v.push_back("--emit-trace");
-  std::string s;
-  for (const std::string& x : v) s += x + "\n";
-  return s;
 }
 
 int build(const KernelArgs& k, const std::vector<std::string>& flags, const std::string& binary,
@@ -191,7 +160,7 @@ int kernel_command(const std::vector<std::string>& args, std::ostream& out, std:
     out << command_help_text(kernel_help());
     return kExitOk;
   }
-  if (const auto done = check_options(k, vm, err)) return *done;
+  if (const auto done = check_options(k, err)) return *done;
   Diagnostics diag(err, k.run.quiet);
   try {
     load_config(k.run.config, k.run.sets, diag);  // bad config: exit 2 before building anything
@@ -212,7 +181,7 @@ int kernel_command(const std::vector<std::string>& args, std::ostream& out, std:
   }
   const std::string binary = (build_dir / fs::path(k.run.trace).stem()).string();
   if (const int b = build(k, flags, binary, err, diag); b != kExitOk) return b;
-  const int st = spawn_and_wait({binary}, launch_options_text(k));
+  const int st = spawn_and_wait({binary}, launch_args_text(k));
   if (st < 0) {
     err << "aicore-sim kernel: error: cannot run " << binary << ": " << std::strerror(errno) << "\n";
     return kExitFault;

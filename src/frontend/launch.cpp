@@ -17,6 +17,12 @@
 #include "simulate.hpp"
 #include "state.hpp"
 
+// libsystemc's own main() calls sc_main; a kernel program has its own main(), so this one is only
+// there to link (it is in the object every ICPU_RUN_KF pulls in).
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
+
 namespace AscendC::detail {
 
 void kernel_task_type(KernelMetaType t, aicore::frontend::CallSite site) {

@@ -15,12 +15,6 @@
 #include "run_pipeline.hpp"
 #include "systemc_reports.hpp"
 
-// libsystemc's own main() calls sc_main; a kernel program has its own main(), so this one is
-// only there to link.
-extern "C" int sc_main(int, char*[]) {
-  return 0;
-}
-
 namespace aicore::frontend {
 
 namespace {
