@@ -13,18 +13,22 @@ namespace aicore::cli {
 int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> runs;
   bool csv = false, all = false;
-  po::options_description opts("aicore-sim diff RUN_A RUN_B options (RUN = output directory or stats.json)");
-  opts.add_options()("help,h", "this help")("run", po::value<std::vector<std::string>>(&runs),
-                                            "the two runs")("csv", po::bool_switch(&csv),
-                                                            "CSV for scripts: every field, changed or not")(
+  po::options_description opts;
+  opts.add_options()("help,h", "this help")("csv", po::bool_switch(&csv),
+                                            "CSV for scripts: every field, changed or not")(
       "all", po::bool_switch(&all), "text: list unchanged metrics too");
+  po::options_description all_opts;
+  all_opts.add(opts).add_options()("run", po::value<std::vector<std::string>>(&runs), "the two runs");
   po::positional_options_description pos;
   pos.add("run", 2);
   po::variables_map vm;
-  if (!parse_options("diff", args, opts, &pos, vm, "diff RUN_A RUN_B [--csv] [--all]", err))
-    return kExitBadInput;
+  const char* synopsis = "diff RUN_A RUN_B [--csv] [--all]";
+  if (!parse_options("diff", args, all_opts, &pos, vm, synopsis, err)) return kExitBadInput;
   if (vm.count("help")) {
-    out << opts;
+    out << command_help_text(
+        {synopsis, "what changed between two runs (output directories or stats.json files)",
+         "  Exit status: 0 whenever both runs could be read (a difference is a result), 2 else.\n",
+         format_options(opts, 2)});
     return kExitOk;
   }
   if (runs.size() != 2) {

@@ -129,13 +129,10 @@ std::vector<std::unique_ptr<model::TraceSource>> open_sources(const std::string&
 
 CommandHelp run_help() {
   RunArgs a;
-  return {
-      kSynopsis,
-      "simulate TRACE (a .trace file, on one core) or a kernel manifest (KERNEL.yaml: one trace per core);\n"
-      "  writes DIR/stats.json and the outputs asked for",
-      "  stdout: the summary, .expect results and the files written; notes, warnings and errors go to\n"
-      "  stderr. Exit status: 0 ok, 1 .expect mismatch, 2 bad input, 3 fault while simulating.\n",
-      format_options(run_options(a), 2)};
+  return {kSynopsis, "simulate a .trace on one core, or a kernel manifest (KERNEL.yaml, one trace per core)",
+          "  stdout: the summary, .expect results and the files written; notes, warnings and errors go to\n"
+          "  stderr. Exit status: 0 ok, 1 .expect mismatch, 2 bad input, 3 fault while simulating.\n",
+          format_options(run_options(a), 2)};
 }
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

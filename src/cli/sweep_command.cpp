@@ -138,28 +138,39 @@ int finish(const Plan& plan, Work& w, const Executed& x, const SweepArgs& a, dou
 
 bool parse_args(const std::vector<std::string>& args, SweepArgs& a, std::ostream& out, std::ostream& err,
                 int& status) {
-  po::options_description opts("aicore-sim sweep STUDY.yaml options");
-  opts.add_options()("help,h", "this help")("study", po::value<std::string>(&a.study), "the study file")(
-      "jobs,j", po::value<int>(&a.jobs), "worker processes (default: every core)")(
-      "out", po::value<std::string>(&a.out_dir), "output directory (default: out/STUDY_NAME)")(
-      "force", po::bool_switch(&a.force), "run every point again, even those with a result")(
+  po::options_description opts;
+  opts.add_options()("help,h", "this help")("jobs,j", po::value<int>(&a.jobs)->value_name("N"),
+                                            "worker processes (default: every core)")(
+      "out", po::value<std::string>(&a.out_dir)->value_name("DIR"),
+      "output directory (default: out/STUDY_NAME)")("force", po::bool_switch(&a.force),
+                                                    "run every point again, even those with a result")(
       "plot", po::bool_switch(&a.plot), "draw DIR/sweep.png (tools/plot_sweep.py; needs python3-matplotlib)")(
       "quiet,q", po::bool_switch(&a.quiet), "no progress output")(
       "dry-run", po::bool_switch(&a.dry_run), "validate the study and list what would run; run nothing")(
-      "executor", po::value<std::string>(&a.executor), "local (default) or slurm")(
-      "partition", po::value<std::string>(&a.partition), "Slurm partition (--executor slurm)")(
-      "chunk", po::value<size_t>(&a.chunk), "points per Slurm array task (default: at most 100 tasks)")(
-      "cpus-per-task", po::value<int>(&a.cpus_per_task), "worker processes per Slurm task (default 1)")(
-      "sbatch-arg", po::value<std::vector<std::string>>(&a.sbatch_args)->composing(),
+      "executor", po::value<std::string>(&a.executor)->value_name("local|slurm"), "local (default) or slurm")(
+      "partition", po::value<std::string>(&a.partition)->value_name("P"),
+      "Slurm partition (--executor slurm)")("chunk", po::value<size_t>(&a.chunk)->value_name("N"),
+                                            "points per Slurm array task (default: at most 100 tasks)")(
+      "cpus-per-task", po::value<int>(&a.cpus_per_task)->value_name("N"),
+      "worker processes per Slurm task (default 1)")(
+      "sbatch-arg", po::value<std::vector<std::string>>(&a.sbatch_args)->value_name("ARG")->composing(),
       "extra sbatch option, e.g. --sbatch-arg=--time=10 (repeatable)")(
-      "launch", po::value<std::string>(&a.launch), "how a point's process starts: fork (default) or exec");
+      "launch", po::value<std::string>(&a.launch)->value_name("fork|exec"),
+      "how a point's process starts: fork (default) or exec");
+  po::options_description all;
+  all.add(opts).add_options()("study", po::value<std::string>(&a.study), "the study file");
   po::positional_options_description pos;
   pos.add("study", 1);
   po::variables_map vm;
   status = kExitBadInput;
-  if (!parse_options("sweep", args, opts, &pos, vm, "sweep STUDY.yaml [options]", err)) return false;
+  if (!parse_options("sweep", args, all, &pos, vm, "sweep STUDY.yaml [options]", err)) return false;
   if (vm.count("help")) {
-    out << opts;
+    out << command_help_text(
+        {"sweep STUDY.yaml [options]",
+         "run a what-if study: every point of a grid of config keys, on worker processes",
+         "  Outputs DIR/results.csv, results.json, points/ID/; docs/sweeps.md has the study format.\n"
+         "  Exit status: 0 every point ok, 3 a point failed, 2 a bad study, 130 interrupted.\n",
+         format_options(opts, 2)});
     status = kExitOk;
     return false;
   }

@@ -15,9 +15,11 @@ const std::vector<Cap>& caps() {
        "Fixpipe writes go through the core's GM port, shared with MTE2 reads"},
       // Fixpipe takes the longer of its L0C read and its GM write (4-byte cells: int32 or float).
       {"gm.write.bytes_per_cycle", "fixpipe.elements_per_cycle",
-       "Fixpipe cannot write GM faster than it reads 4-byte L0C cells", 4, " x 4"},
+       "Fixpipe cannot write GM faster than it reads 4-byte L0C cells", 4, " x 4", false},
       {"fixpipe.elements_per_cycle", "gm.write.bytes_per_cycle",
-       "Fixpipe cannot read L0C faster than it writes the 4-byte cells to GM", 0.25, " / 4"},
+       "Fixpipe cannot read L0C faster than it writes the 4-byte cells to GM", 0.25, " / 4", false},
+      {"gm.shared_bytes_per_cycle", "chip.gm_bytes_per_cycle",
+       "a core's GM port cannot carry more than the whole chip's GM bandwidth"},
   };
   return table;
 }
@@ -41,6 +43,15 @@ std::string cap_warning(const Config& c, const std::string& key) {
            detail::format_number(limit) + " changes nothing";
   }
   return "";
+}
+
+std::vector<std::string> cap_warnings_for_change(const Config& c, const std::string& key) {
+  std::vector<std::string> out;
+  if (std::string w = cap_warning(c, key); !w.empty()) out.push_back(std::move(w));
+  for (const Cap& cap : caps())
+    if (cap.capped_by == key && cap.when_bound_lowered)
+      if (std::string w = cap_warning(c, cap.key); !w.empty()) out.push_back(std::move(w));
+  return out;
 }
 
 }  // namespace aicore::config

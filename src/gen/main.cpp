@@ -1,4 +1,4 @@
-// aicore-gen: front end for the generator commands until the aicore-sim CLI takes them over.
+// aicore-gen: the generator commands on their own (`aicore-sim gen` and `densify` run the same code).
 #include <iostream>
 #include <string>
 #include <vector>

@@ -195,6 +195,9 @@ class Pool {
   }
 
   void finish(size_t i, const Outcome& o, const std::string& message) {
+    // The child makes the point's folder; one killed (timeout) or failing before that has none.
+    std::error_code ec;
+    fs::create_directories(jobs_[i].dir, ec);
     Record rec = make_record(jobs_[i], o);
     if (!message.empty()) rec.message = message;
     write_record(jobs_[i].dir, rec);

@@ -149,6 +149,49 @@ TEST_CASE("double SetFlag is a fault, whether or not a WaitFlag comes later", "[
   CHECK_THAT(r.err, Contains("t.trace:2: SetFlag") && Contains("double SetFlag"));
 }
 
+TEST_CASE("a second SetFlag with no WaitFlag between them in program order is an error under any config",
+          "[cli][faults][sync]") {
+  // The WaitFlag comes after both SetFlags in program order. Whether the first set is consumed
+  // before the second lands depends on bandwidths; the error must not.
+  const std::string trace =
+      "DataCopy dst=L1:0 src=a blockLen=32\n"
+      "SetFlag event=MTE2_MTE1 id=0\n"
+      "LoadData dst=L0A:0 src=L1:0 repeatTimes=64\n"
+      "DataCopy dst=L1:0x800 src=a blockLen=32\n"
+      "SetFlag event=MTE2_MTE1 id=0\n"
+      "WaitFlag event=MTE2_MTE1 id=0\n"
+      "WaitFlag event=MTE2_MTE1 id=0\n";
+  for (const char* set : {"", "--set mte1.to_l0a.bytes_per_cycle=64", "--set gm.read.bytes_per_cycle=1"}) {
+    TempDir d;
+    const auto r = harness::run_trace(d, ".gm a size=4096\n" + trace, set);
+    INFO(set << "\n" << r.err);
+    CHECK(r.status == 3);
+    CHECK_THAT(
+        r.err,
+        Contains("t.trace:6: SetFlag (instruction #4) at cycle") && Contains("double SetFlag") &&
+            Contains("flag MTE2_MTE1 id 0 is set again with no WaitFlag of it since the SetFlag at ") &&
+            Contains("t.trace:3 (instruction #1)"));
+    CHECK(harness::stats(d)["status"] == "fault");
+  }
+}
+
+TEST_CASE("a deadlock's stats.json: cycles is the deadlock cycle and the flags still set are counted",
+          "[cli][faults][sync]") {
+  TempDir d;
+  const auto r = harness::run_trace(d,
+                                    "SetFlag event=MTE2_MTE1 id=5\n"
+                                    "SetFlag event=M_FIX id=2\n"
+                                    "LoadData dst=L0A:0 src=L1:0 repeatTimes=4\n"
+                                    "WaitFlag event=MTE1_M id=2\n");
+  REQUIRE(r.status == 3);
+  const auto s = harness::stats(d);
+  // The LoadData (8 cycles + 28 latency) is the last thing that runs, at cycle 2.
+  CHECK_THAT(r.err, Contains("deadlock at cycle 38"));
+  CHECK(s["cycles"] == 38);
+  CHECK(s["flags_left_set"] == 2);
+  CHECK(s["cores"][0]["flags_left_set"] == 2);
+}
+
 TEST_CASE("a wait that can never be satisfied is a deadlock naming each blocked pipe",
           "[cli][faults][sync]") {
   TempDir d;

@@ -60,3 +60,27 @@ TEST_CASE("caps: the table names real keys, and uncapped keys get no warning", "
     CHECK(cap_warning(c, "gm.write.bytes_per_cycle").empty());
   }
 }
+
+TEST_CASE("caps: lowering a bound under a key it caps warns about that key, at the boundary",
+          "[config][caps]") {
+  using aicore::config::cap_warnings_for_change;
+  // gm.read 150 and gm.write 128 sit under the shared port: 150 is the boundary for reads.
+  CHECK(
+      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=150"}), "gm.shared_bytes_per_cycle").empty());
+  const auto w =
+      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=149"}), "gm.shared_bytes_per_cycle");
+  REQUIRE(w.size() == 1);
+  CHECK_THAT(w[0],
+             Catch::StartsWith("gm.read.bytes_per_cycle = 150 is above gm.shared_bytes_per_cycle = 149 ("));
+  CHECK(
+      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=100"}), "gm.shared_bytes_per_cycle").size() ==
+      2);
+  // The chip's bandwidth bounds a core's port (864 on atlas-a2).
+  CHECK(
+      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=864"}), "gm.shared_bytes_per_cycle").empty());
+  CHECK_THAT(
+      cap_warnings_for_change(with({"gm.shared_bytes_per_cycle=865"}), "gm.shared_bytes_per_cycle").at(0),
+      Catch::StartsWith("gm.shared_bytes_per_cycle = 865 is above chip.gm_bytes_per_cycle = 864 ("));
+  // Fixpipe's read/write pair is past its cap in the presets on purpose: lowering one says nothing.
+  CHECK(cap_warnings_for_change(with({"gm.write.bytes_per_cycle=100"}), "gm.write.bytes_per_cycle").empty());
+}

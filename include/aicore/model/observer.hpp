@@ -30,7 +30,7 @@ struct InstrRecord {
   uint64_t busy_end = 0;     // start + occupancy: the pipe can take its next instruction
   uint64_t end_cycle = 0;    // busy_end + latency: its result is visible
   uint64_t bytes = 0, macs = 0, dense_macs = 0;
-  uint64_t wait_cycles = 0;  // cycles it waited on its pipe before start (flag, barrier, port)
+  uint64_t wait_cycles = 0;  // cycles it waited (flag, barrier, port) before start, plus port_stall_cycles
   WaitCause wait_cause = WaitCause::None;
   // Cycles of [start, busy_end) the pipe was slowed by a shared port (GM bandwidth taken by
   // other transfers): stall, not busy, time. Counted in wait_cycles too (cause Port).
