@@ -115,7 +115,13 @@ std::optional<int> check_options(const KernelArgs& k, std::ostream& err) {
 int build(const KernelArgs& k, const std::vector<std::string>& flags, const std::string& binary,
           std::ostream& err, Diagnostics& diag) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int st = spawn_and_wait(kernel_compile_command(k.run.trace, binary, flags), "");
+  const std::vector<std::string> argv = kernel_compile_command(k.run.trace, binary, flags);
+  if (k.run.verbosity > 0) {
+    std::string line;
+    for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;
+    diag.note("compiling: " + line);
+  }
+  const int st = spawn_and_wait(argv, "");
   if (st < 0) {
     err << "aicore-sim kernel: error: cannot run the compiler: " << std::strerror(errno) << "\n";
     return kExitBadInput;
