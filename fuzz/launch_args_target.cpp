@@ -15,8 +15,8 @@ namespace {
 bool same(const cli::LaunchArgs& a, const cli::LaunchArgs& b) {
   const cli::RunArgs &x = a.run, &y = b.run;
   return x.config == y.config && x.out_dir == y.out_dir && x.sets == y.sets && x.window == y.window &&
-         x.timing_only == y.timing_only && x.instr_log == y.instr_log && x.timeline == y.timeline && x.vcd == y.vcd &&
-         x.quiet == y.quiet && x.verbosity == y.verbosity && a.emit_trace == b.emit_trace &&
+         x.timing_only == y.timing_only && x.instr_log == y.instr_log && x.timeline == y.timeline &&
+         x.vcd == y.vcd && x.quiet == y.quiet && x.verbosity == y.verbosity && a.emit_trace == b.emit_trace &&
          a.window.begin == b.window.begin && a.window.end == b.window.end;
 }
 }  // namespace
@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto again = cli::parse_launch_args(back, err2);
   if (!again) fuzz::oracle_failed("written-back options do not parse: " + err2.str() + "\n" + back);
   if (!same(*parsed, *again)) fuzz::oracle_failed("options change through their text:\n" + back);
-  if (cli::launch_args_text(*again) != back) fuzz::oracle_failed("launch_args_text is not a fixed point:\n" + back);
+  if (cli::launch_args_text(*again) != back)
+    fuzz::oracle_failed("launch_args_text is not a fixed point:\n" + back);
   return 0;
 }
 

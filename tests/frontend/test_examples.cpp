@@ -150,7 +150,7 @@ TEST_CASE("the outputs of run are written per launch", "[examples]") {
   CHECK(copies == 2 * 2 * 4 * 2);  // 2 blocks x 2 tiles x 4 chunks x (A, B)
 }
 
-TEST_CASE("--timing-only computes no data but the same cycles", "[examples]") {
+TEST_CASE("timing-only launches compute no data but give the same cycles", "[examples]") {
   TempDir dir;
   const Result full = run_kernel("tiled_gemm", "2", {"--out=" + dir.file("full"), "-q"});
   const Result timing = run_kernel("tiled_gemm", "2", {"--out=" + dir.file("timing"), "--timing-only", "-q"});
