@@ -8,6 +8,7 @@
 #include "ascendc/detail/cpu_debug.hpp"
 #include "ascendc/detail/enums.hpp"
 #include "ascendc/detail/intrinsics.hpp"
+#include "ascendc/detail/unsupported.hpp"
 #include "ascendc/detail/params.hpp"
 #include "ascendc/detail/pipe.hpp"
 #include "ascendc/detail/soft_float.hpp"

@@ -2,8 +2,8 @@
 // LoadData 2D (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
 // (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
 // (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
-// records one instruction at the caller's line. Overloads this front end does not support yet are
-// declared and fail to compile with a message naming them.
+// records one instruction at the caller's line. The overloads not supported yet are in
+// unsupported.hpp.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -132,26 +132,6 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   aicore::frontend::issue(op, site, api);
 }
 
-template <typename T>
-void DataCopy(const GlobalTensor<T>&, const LocalTensor<T>&, const DataCopyParams&,
-              CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "DataCopy to GM (L1 -> GM, UB -> GM) is not supported yet by aicore-sim");
-}
-template <typename T>
-void DataCopy(const GlobalTensor<T>&, const LocalTensor<T>&, const uint32_t, CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "DataCopy to GM (L1 -> GM, UB -> GM) is not supported yet by aicore-sim");
-}
-template <typename T, typename U>
-void DataCopy(const LocalTensor<T>&, const LocalTensor<U>&, const DataCopyParams&,
-              CallSite = CallSite::here()) {
-  static_assert(
-      detail::unsupported<T>::value,
-      "DataCopy between local tensors (L1 -> bias table, L1 -> fixpipe buffer, UB) is not supported yet "
-      "by aicore-sim");
-}
-
 // ---- LoadData: L1 -> L0A / L0B -----------------------------------------------------------------
 
 template <typename T>
@@ -172,24 +152,6 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   op.sid = params.sid;
   op.addrMode = params.addrMode;
   aicore::frontend::issue(op, site, api);
-}
-
-template <typename T>
-void LoadData(const LocalTensor<T>&, const GlobalTensor<T>&, const LoadData2DParams&,
-              CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "LoadData from GM (GM -> L0A/L0B/L1) is not supported yet by aicore-sim");
-}
-template <typename T, typename U>
-void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2<U>&,
-              CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "LoadData with LoadData3DParamsV2 (Load3Dv2, img2col) is not supported yet by aicore-sim");
-}
-template <typename T>
-void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&,
-                           CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value, "LoadDataWithTranspose is not supported yet by aicore-sim");
 }
 
 // Dense 4:2 weights to L0B and their indexes to the hidden index buffer; only startIndex and
@@ -299,18 +261,6 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   // The library drains the FIX pipe before every L0C -> GM copy.
   aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api);
   aicore::frontend::issue(op, site, api);
-}
-
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const LocalTensor<T>&, const LocalTensor<U>&, const FixpipeParamsV220&,
-             CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value, "Fixpipe L0C -> L1 is not supported yet by aicore-sim");
-}
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
-void Fixpipe(const GlobalTensor<T>&, const LocalTensor<U>&, const LocalTensor<S>&, const FixpipeParamsV220&,
-             CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "Fixpipe with a cbufWorkspace (tensor quantisation) is not supported yet by aicore-sim");
 }
 
 }  // namespace AscendC
