@@ -26,6 +26,8 @@
 #include <variant>
 #include <vector>
 
+#include "aicore/check/checker.hpp"
+#include "aicore/check/format.hpp"
 #include "aicore/config/loader.hpp"
 #include "aicore/model/chip.hpp"
 #include "aicore/model/trace_source.hpp"
@@ -174,6 +176,16 @@ uint64_t prepare_inputs(const std::string& dir, const std::string& text) {
   return macs;
 }
 
+// The race checker as `run` feeds it (on this thread): it must survive any instruction stream.
+struct CheckFeed : model::Observer {
+  CheckFeed() { wants_issue_ = true; }
+  check::Checker checker{check::options_from(fuzz_config())};
+  void on_issue(const model::IssueRecord& r) override { checker.issue(r.core, *r.instr); }
+  void on_instruction(const model::InstrRecord& r) override {
+    checker.executed(isa::CoreId{0}, r.instr->index, r.start_cycle, r.end_cycle);
+  }
+};
+
 Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool timing_only) {
   Outcome o;
   {
@@ -181,13 +193,18 @@ Outcome simulate(const std::string& trace_path, const std::string& out_dir, bool
     model::Chip sim(fuzz_config(), {&source}, timing_only);
     report::StatsCollector stats;
     ContractObserver contract;
+    CheckFeed check;
     sim.add_observer(&stats);
     sim.add_observer(&contract);
+    sim.add_observer(&check);
     {
       report::InstrCsvWriter csv(out_dir + "/instr.csv");
       sim.add_observer(&csv);
       o.s = sim.run();
     }
+    check.checker.finish(check::RunEnd{o.s.completed, o.s.fault && o.s.fault->kind() == FaultKind::Deadlock});
+    (void)check::format_text(check.checker.reports(), check.checker.summary(), {});
+    (void)check::to_json(check.checker.reports(), check.checker.summary(), {}).dump();
     report::RunInfo info{trace_path, timing_only, o.s.completed ? "completed" : "fault", ""};
     (void)report::stats_json(o.s, stats, fuzz_config(), info).dump(2);
     (void)report::summary_text(o.s, stats, fuzz_config());

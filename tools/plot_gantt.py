@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """PNG Gantt chart of an aicore-sim run, from its instr.csv (aicore-sim run --instr-log).
 
-One lane per pipe (SCALAR, MTE2, MTE1, CUBE, FIXP, as msprof names them) showing when the pipe
+One lane per pipe (SCALAR, MTE2, MTE1, CUBE, FIXP, as msprof names them; per core on a chip of several) showing when the pipe
 was occupied (start_cycle to busy_end_cycle), and beside it a bar per pipe with its busy ratio
 over the plotted cycles. Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
 
@@ -33,7 +33,7 @@ def parse_window(text):
 
 
 def read_intervals(path):
-    """Busy intervals per pipe, merged where one instruction starts as the previous ends (keeps
+    """Busy intervals per (core, pipe), merged where one instruction starts as the previous ends (keeps
     the drawing small for long runs), and the last cycle any result became visible."""
     try:
         f = open(path, newline="")
@@ -50,7 +50,8 @@ def read_intervals(path):
                 s, e = int(r["start_cycle"]), int(r["busy_end_cycle"])
                 last = max(last, int(r["end_cycle"]))
                 if e > s:
-                    spans.setdefault(r["pipe"], []).append((s, e))
+                    # instr.csv of a chip of several cores has a core column: a lane per core and pipe
+                    spans.setdefault((int(r.get("core") or 0), r["pipe"]), []).append((s, e))
         except (ValueError, TypeError):
             raise InputProblem(f"{path}:{rows.line_num}: malformed row")
     merged = {}
@@ -75,7 +76,10 @@ def plot(merged, lo, hi, title, out):
     matplotlib.use("Agg")  # files only: no display needed
     import matplotlib.pyplot as plt
 
-    lanes = [l for l in LANES if l[0] in merged or l[0] != "MTE3"]
+    cores = sorted({core for core, _ in merged})
+    lanes = [((core, pipe), (f"core{core} " if len(cores) > 1 else "") + label, colour)
+             for core in cores for pipe, label, colour in LANES
+             if (core, pipe) in merged or pipe != "MTE3"]
     fig, (gantt, util) = plt.subplots(1, 2, figsize=(12, 0.55 * len(lanes) + 1.6),
                                       gridspec_kw={"width_ratios": [5, 1]}, sharey=True)
     span = max(hi - lo, 1)

@@ -11,6 +11,7 @@ struct RunArgs {
   std::string window;
   bool timing_only = false, instr_log = false, timeline = false, vcd = false, quiet = false, help = false;
   int verbosity = 0;
+  std::string check = "error";  // --check: error, warn or none (check_option.hpp)
 };
 
 }  // namespace aicore::cli

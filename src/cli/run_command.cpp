@@ -15,6 +15,7 @@
 #include "aicore/report/stats.hpp"
 #include "aicore/report/window.hpp"
 #include "aicore/trace/manifest.hpp"
+#include "check_option.hpp"
 #include "commands.hpp"
 #include "diagnostics.hpp"
 #include "inspection.hpp"
@@ -51,9 +52,12 @@ po::options_description run_options(RunArgs& a) {
       "limit timeline.json and waves.vcd to cycles START..END-1 ('START:' = to the end)")(
       "quiet,q", po::bool_switch(&a.quiet),
       "no summary, .expect results or notes; warnings and errors still go to stderr")(
-      "verbose,v", po::value(&a.verbosity)->value_name("N")->implicit_value(1, ""),
-      "diagnostics on stderr: -v info, -v 2 every instruction as it runs")("help,h", po::bool_switch(&a.help),
-                                                                           "this help");
+      "check", po::value(&a.check)->value_name("error|warn|none"),
+      "race/sync checker (docs/checking.md): error (default: reports, and errors make the run exit 3), "
+      "warn (reports only) or none")("verbose,v",
+                                     po::value(&a.verbosity)->value_name("N")->implicit_value(1, ""),
+                                     "diagnostics on stderr: -v info, -v 2 every instruction as it runs")(
+      "help,h", po::bool_switch(&a.help), "this help");
   return o;
 }
 
@@ -87,6 +91,8 @@ std::optional<int> parse_run(const std::vector<std::string>& args, RunArgs& a, r
         << "usage: aicore-sim " << kSynopsis << "\n";
     return kExitBadInput;
   }
+  CheckMode mode;
+  if (!parse_check_mode(a.check, mode, err)) return kExitBadInput;
   if (!vm.count("window")) return std::nullopt;
   if (!a.timeline && !a.vcd) {
     err << "aicore-sim run: error: --window limits --timeline and --vcd; give at least one of them\n";
@@ -157,6 +163,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     report::StatsCollector stats;
     sim.add_observer(&stats);
     Inspection inspect(a, window, cfg, sim);
+    CheckMode check_mode = CheckMode::Error;
+    parse_check_mode(a.check, check_mode, err);  // validated by parse_run
+    CheckSession check(check_mode, cfg, sim);
     const model::ChipSummary s = sim.run();
     if (s.late_requests)
       diag.warning(std::to_string(s.late_requests) +
@@ -167,13 +176,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (s.input_error) {
       err << s.input_error->what() << "\n";  // first: writing stats.json can fail too
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
+      check.finish(s, sim, a.out_dir, err, true);
       return kExitBadInput;
     }
     if (s.fault) {
       err << "aicore-sim: fault: " << s.fault->what() << "\n";
       write_stats(a, s, stats, cfg, "fault", s.fault->what());
+      check.finish(s, sim, a.out_dir, err);
       return kExitFault;
     }
+    check.finish(s, sim, a.out_dir, err);  // before the .expect results, which a race may explain
     const TensorOutputs tensors = finish_tensor_outputs(a, sim, sources, err, diag);
     write_stats(a, s, stats, cfg, tensors.status == kExitOk ? "completed" : "mismatch", "");
     if (s.flags_left_set)
@@ -185,7 +197,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       inspect.announce(out);
       out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
     }
-    return tensors.status;
+    return check.status(tensors.status);
   } catch (const InputError& e) {
     err << e.what() << "\n";
     return kExitBadInput;

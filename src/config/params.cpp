@@ -113,6 +113,11 @@ std::vector<Param> make_table() {
        AICORE_FIELD(issue.queue_depth_mte3), 1, kMaxDepth, 0},
       {"issue.sync_cycles", "cycles", "cost of SetFlag/WaitFlag/PipeBarrier on its pipe",
        AICORE_FIELD(issue.sync_cycles), 0, kMaxCycles, 0},
+
+      // (m/16)*(n/16) is at most (4095/16)^2 = 65025 (Mmad m and n are at most 4095).
+      {"check.mmad_interlock_fractals", "fractals",
+       "race checker: accumulating Mmads with (m/16)*(n/16) >= this are ordered by the Cube itself",
+       AICORE_FIELD(check.mmad_interlock_fractals), 0, 65536, 0},
   };
 }
 #undef AICORE_FIELD

@@ -133,7 +133,8 @@ void report_missing(const RawConfig& raw, const Param& p) {
   throw InputError(where, "missing key '" + missing + "'" +
                               (missing == p.key ? " (" + p.unit + ", " + p.description + ")"
                                                 : " (a mapping that holds " + p.key + ")") +
-                              "; every key is required, see configs/atlas_a2.yaml");
+                              "; a file without 'base:' gives every key (see configs/atlas_a2.yaml), one "
+                              "with 'base: atlas-a2' only those it changes");
 }
 
 }  // namespace

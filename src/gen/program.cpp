@@ -21,6 +21,10 @@ Addr on(Space s, uint64_t off) {
 Addr gm(uint32_t tensor, uint64_t off) {
   return Addr{Space::GM, tensor, off};
 }
+// (m/16)*(n/16) at and below which accumulating Mmads need PipeBarrier<PIPE_M> (the race
+// checker's check.mmad_interlock_fractals default; docs/checking.md).
+constexpr uint32_t kMmadInterlockFractals = 10;
+
 uint16_t u16(uint64_t v) {
   return static_cast<uint16_t>(v);
 }  // ranges proven by make_plan
@@ -152,6 +156,12 @@ class Builder {
     // M: accumulate this k-chunk into the tile's L0C slot.
     e_.wait(Pipe::MTE1, Pipe::M, st.slot);
     if (st.first_k && p_.l0c_double) e_.wait(Pipe::FIX, Pipe::M, st.cslot);
+    // The Cube orders accumulating Mmads into the same L0C cells by itself only for large
+    // tiles ((m/16)*(n/16) >= 10, Mmad docs); smaller ones need a barrier after the previous
+    // k-chunk. At exactly 10 the sources disagree, so the barrier goes in there too.
+    if (!st.first_k && (st.mr / 16) * (st.nr / 16) <= kMmadInterlockFractals) {
+      e_.op(isa::PipeBarrier{Pipe::M, false});
+    }
     isa::MmadCommon mm;
     mm.dst = on(Space::L0C, l0c);
     mm.fm = on(Space::L0A, l0a);

@@ -17,7 +17,7 @@ bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, 
   // Pipes run ahead of each other: a WaitFlag may already have released this flag later than
   // this set fires, in which case the flag was still set when this one landed.
   if (f.pending.empty() && fire_cycle < f.last_release) {
-    double_set(e, id, p);
+    double_set(e, id, f.last_set, p);
     return false;
   }
   f.pending.push_back(p);
@@ -26,14 +26,16 @@ bool SyncUnit::set(const isa::Instruction& instr, isa::EventPair e, uint8_t id, 
   return true;
 }
 
-void SyncUnit::double_set(isa::EventPair e, uint8_t id, const Pending& second) {
+void SyncUnit::double_set(isa::EventPair e, uint8_t id, const Pending& first, const Pending& second) {
   const std::string core = ctx_.chip.core_count > 1 ? ", core " + std::to_string(ctx_.id.value) : "";
   ctx_.chip.raise(FaultKind::DoubleSetFlag,
                   source_file_name(second.file) + ":" + std::to_string(second.line) +
                       ": SetFlag (instruction #" + std::to_string(second.index) + core + ") at cycle " +
                       std::to_string(second.cycle) + ": double SetFlag: flag " + flag_name(e, id) +
-                      " is set again before a WaitFlag cleared it (the earlier WaitFlag has not run yet when "
-                      "this SetFlag fires)",
+                      " is set again while the set of the SetFlag at " + source_file_name(first.file) + ":" +
+                      std::to_string(first.line) + " (instruction #" + std::to_string(first.index) +
+                      ", fires at cycle " + std::to_string(first.cycle) +
+                      ") is not yet cleared: the WaitFlag between them has not run when this one fires",
                   second.cycle);
 }
 
@@ -48,10 +50,11 @@ std::optional<uint64_t> SyncUnit::wait(const isa::Instruction& instr, isa::Event
   if (blocked) *blocked = nullptr;
   const uint64_t released = std::max(arrive, f.pending.front().cycle);
   const uint64_t set_index = f.pending.front().index;
+  f.last_set = f.pending.front();
   f.pending.pop_front();
   f.last_release = released;
   if (!f.pending.empty() && f.pending.front().cycle < released) {
-    double_set(e, id, f.pending.front());
+    double_set(e, id, f.last_set, f.pending.front());
     return std::nullopt;
   }
   ctx_.chip.dispatch.flag(FlagEvent{ctx_.id, e, id, released, false, instr.index, set_index}, released);
@@ -73,7 +76,7 @@ uint32_t SyncUnit::finish() {
       for (size_t i = 0; i < isa::kEventIds; ++i) {
         const auto& p = flags_[s][d][i].pending;
         const isa::EventPair e{static_cast<isa::Pipe>(s), static_cast<isa::Pipe>(d)};
-        if (p.size() >= 2) double_set(e, static_cast<uint8_t>(i), p[1]);
+        if (p.size() >= 2) double_set(e, static_cast<uint8_t>(i), p[0], p[1]);
         left += p.empty() ? 0 : 1;
       }
   return left;

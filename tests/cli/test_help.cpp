@@ -35,7 +35,7 @@ TEST_CASE("help: run --help shows TRACE as a positional, not --trace", "[cli][he
   CHECK_THAT(r.out, !Contains("--trace"));
   CHECK(long_options(r.out) == std::set<std::string>{"--config", "--set", "--out", "--timing-only",
                                                      "--instr-log", "--timeline", "--vcd", "--window",
-                                                     "--quiet", "--verbose", "--help"});
+                                                     "--check", "--quiet", "--verbose", "--help"});
   CHECK_THAT(r.out, Contains("-q, --quiet") && Contains("-v, --verbose [N]") && Contains("--out DIR") &&
                         Contains("--window START:END") && Contains("--set KEY=VALUE"));
   CHECK(harness::run("run -h").out == r.out);

@@ -21,7 +21,7 @@ const char* kHalf = "Mmad dst=L0C:0x8000 fm=L0A:0x4000 filter=L0B:0x4000 m=16 n=
 
 TEST_CASE("mac utilisation: a dense int8 kernel reaches exactly 100% of the int8 peak", "[cli][stats][mac]") {
   TempDir d;
-  const auto r = harness::run_trace(d, std::string(kInt8) + kInt8, "--set cube.head_cycles=0");
+  const auto r = harness::run_trace(d, std::string(kInt8) + kInt8, "--check none --set cube.head_cycles=0");
   REQUIRE(r.status == 0);
   const auto s = harness::stats(d);
   const auto& int8 = s["cube"]["kinds"]["int8"];
@@ -42,7 +42,7 @@ TEST_CASE("mac utilisation: a dense int8 kernel reaches exactly 100% of the int8
 
 TEST_CASE("mac utilisation: head cycles count against the instruction", "[cli][stats][mac]") {
   TempDir d;
-  const auto r = harness::run_trace(d, kInt8);  // atlas-a2: 4 head cycles
+  const auto r = harness::run_trace(d, kInt8, "--check none");  // atlas-a2: 4 head cycles
   REQUIRE(r.status == 0);
   const auto s = harness::stats(d);
   CHECK(s["cube"]["kinds"]["int8"]["busy_cycles"] == 36);
@@ -53,7 +53,8 @@ TEST_CASE("mac utilisation: head cycles count against the instruction", "[cli][s
 TEST_CASE("mac utilisation: sparse and b16 against their own peaks, overall cycle-weighted",
           "[cli][stats][mac]") {
   TempDir d;
-  const auto r = harness::run_trace(d, std::string(kInt8) + kSparse + kHalf, "--set cube.head_cycles=0");
+  const auto r =
+      harness::run_trace(d, std::string(kInt8) + kSparse + kHalf, "--check none --set cube.head_cycles=0");
   REQUIRE(r.status == 0);
   const auto s = harness::stats(d);
   const auto& k = s["cube"]["kinds"];
@@ -73,7 +74,8 @@ TEST_CASE("mac utilisation: sparse and b16 against their own peaks, overall cycl
 
 TEST_CASE("mac utilisation: the peaks follow the config's K per cycle", "[cli][stats][mac]") {
   TempDir d;
-  const auto r = harness::run_trace(d, kInt8, "--set cube.head_cycles=0 --set cube.int8_k_per_cycle=16");
+  const auto r =
+      harness::run_trace(d, kInt8, "--check none --set cube.head_cycles=0 --set cube.int8_k_per_cycle=16");
   REQUIRE(r.status == 0);
   const auto s = harness::stats(d);
   CHECK(s["cube"]["kinds"]["int8"]["peak_macs_per_cycle"] == 4096);

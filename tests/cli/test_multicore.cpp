@@ -113,3 +113,14 @@ TEST_CASE("multicore: a single trace still runs as a chip of one core", "[cli][m
   CHECK(s["cores"][0]["cycles"] == s["cycles"]);
   CHECK_THAT(slurp(d.file("out/waves.vcd")), !Contains("core0"));
 }
+
+TEST_CASE("multicore: plot_gantt.py draws a lane per core and pipe", "[cli][multicore][plot]") {
+  TempDir d;
+  run_stats(d, kManifest, "--timing-only --instr-log");
+  const std::string cmd = std::string("/usr/bin/python3 ") + AICORE_TOOLS_DIR + "/plot_gantt.py " +
+                          d.file("out/instr.csv") + " -o " + d.file("g.png") + " >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string png = slurp(d.file("g.png"));
+  CHECK(png.size() > 10000);
+  CHECK(png.compare(1, 3, "PNG") == 0);
+}

@@ -74,6 +74,8 @@ issue:
 chip:
   cores: 3
   gm_bytes_per_cycle: 500
+check:
+  mmad_interlock_fractals: 12
 )";
 
 inline aicore::config::Config load_text(const std::string& text, const std::vector<std::string>& sets = {}) {

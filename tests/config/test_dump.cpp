@@ -73,9 +73,9 @@ TEST_CASE("to_json mirrors the key tree", "[config][dump]") {
 }
 
 TEST_CASE("the parameter table covers Config once per field", "[config][table]") {
-  // 42 numeric fields in config.hpp: 1 clock + 2 chip + 8 buffers + 7 gm + 9 mte1 + 5 cube + 3 fixpipe
-  // + 7 issue.
-  CHECK(params().size() == 42);
+  // 43 numeric fields in config.hpp: 1 clock + 2 chip + 8 buffers + 7 gm + 9 mte1 + 5 cube + 3 fixpipe
+  // + 7 issue + 1 check.
+  CHECK(params().size() == 43);
   Config c;
   std::set<const void*> addresses;
   std::set<std::string> keys;
@@ -100,8 +100,8 @@ TEST_CASE("the parameter table covers Config once per field", "[config][table]")
     }
     CHECK(runs == 1);
   }
-  CHECK(children("") ==
-        std::vector<std::string>{"clock_mhz", "chip", "buffers", "gm", "mte1", "cube", "fixpipe", "issue"});
+  CHECK(children("") == std::vector<std::string>{"clock_mhz", "chip", "buffers", "gm", "mte1", "cube",
+                                                 "fixpipe", "issue", "check"});
   CHECK(children("gm") == std::vector<std::string>{"read", "write", "shared_bytes_per_cycle"});
   CHECK(is_group("mte1.sparse"));
   CHECK_FALSE(is_group("mte1.sparse.latency_cycles"));

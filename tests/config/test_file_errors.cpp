@@ -70,7 +70,7 @@ TEST_CASE("wrong types in a file", "[config][error]") {
   SECTION("a list at the top") {
     CHECK(err("- 1\n- 2\n") ==
           "test.yaml:1:1: error: a config file must be a mapping of keys clock_mhz, chip, buffers, "
-          "gm, mte1, cube, fixpipe, issue");
+          "gm, mte1, cube, fixpipe, issue, check");
   }
 }
 
@@ -124,14 +124,16 @@ TEST_CASE("missing keys", "[config][error]") {
         err(t) ==
         "test.yaml:" + pos_of(t, "write:") +
             ": error: missing key 'gm.write.latency_cycles' (cycles, GM write latency until data is visible "
-            "in GM); every key is required, see configs/atlas_a2.yaml");
+            "in GM); a file without 'base:' gives every key (see configs/atlas_a2.yaml), one with 'base: "
+            "atlas-a2' only those it changes");
   }
   SECTION("a whole group") {
     const std::string t = replace(
         kFixture, "fixpipe:\n  elements_per_cycle: 62\n  overhead_cycles: 8\n  latency_cycles: 9\n", "");
     CHECK(err(t) ==
           "test.yaml:1:1: error: missing key 'fixpipe' (a mapping that holds fixpipe.elements_per_cycle); "
-          "every key is required, see configs/atlas_a2.yaml");
+          "a file without 'base:' gives every key (see configs/atlas_a2.yaml), one with 'base: atlas-a2' "
+          "only those it changes");
   }
 }
 
@@ -154,7 +156,7 @@ TEST_CASE("malformed and empty files", "[config][error]") {
   SECTION("empty") {
     CHECK(err("") ==
           "test.yaml:1:1: error: empty config file (expected keys clock_mhz, chip, buffers, gm, mte1, cube, "
-          "fixpipe, issue)");
+          "fixpipe, issue, check)");
     CHECK(err("# only a comment\n").rfind("test.yaml:1:1: error: empty config file", 0) == 0);
   }
 }

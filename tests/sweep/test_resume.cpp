@@ -144,9 +144,13 @@ int child_of(int parent) {
 TEST_CASE("a point whose process dies by a signal is recorded as crashed and retried on a re-run",
           "[sweep][resume]") {
   StudyDir d;
-  // 300k flag round trips: long enough to be caught running.
+  // 150k flag round trips M -> FIX -> M: long enough to be caught running (and race-free: the
+  // way back orders each SetFlag after the WaitFlag of the one before).
   std::string trace;
-  for (int i = 0; i < 300000; ++i) trace += "SetFlag event=M_FIX id=0\nWaitFlag event=M_FIX id=0\n";
+  for (int i = 0; i < 150000; ++i)
+    trace +=
+        "SetFlag event=M_FIX id=0\nWaitFlag event=M_FIX id=0\nSetFlag event=FIX_M id=0\nWaitFlag event=FIX_M "
+        "id=0\n";
   d.write("long.trace", trace);
   d.write("s.yaml", "traces: [long.trace]\ntiming_only: true\n");
   const int pid = sweep_test::spawn({"sweep", d.file("s.yaml"), "--out", d.file("out"), "-q"}, d.file("o1"),

@@ -56,6 +56,13 @@ struct Issue {
   uint32_t sync_cycles = 0;       // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
 };
 
+// The race checker's one hardware fact (docs/checking.md).
+struct Check {
+  // Accumulating Mmads into the same L0C cells are ordered by the Cube when the earlier one
+  // has (m/16)*(n/16) >= this many fractals (10 per the Mmad docs).
+  uint32_t mmad_interlock_fractals = 0;
+};
+
 // What one AI Core is made of: the slice of the configuration a model::Core is built from.
 // Every core of a chip gets the same slice (the cores of A2/A3 are identical).
 struct CoreConfig {
@@ -65,6 +72,7 @@ struct CoreConfig {
   Cube cube;
   Fixpipe fixpipe;
   Issue issue;
+  Check check;
 };
 
 // What the cores share: how many there are and the GM bandwidth they divide between them.

@@ -67,7 +67,9 @@ struct Emitted {
 //   M_FIX     q  L0C slot q final          FIX_M     q  L0C slot q free (set after Fixpipe)
 // The "free" flags are pre-set once at the start and waited once at the end, so every
 // SetFlag meets exactly one WaitFlag and no flag is set twice. They are omitted when the
-// resource is used only once (single tile: forward flags only).
+// resource is used only once (single tile: forward flags only). A k-chunk accumulating into a
+// tile of (m/16)*(n/16) <= 10 fractals is preceded by PipeBarrier<PIPE_M>: the Cube orders
+// accumulation into the same L0C cells by itself only for larger tiles.
 std::vector<Emitted> emit_program(const Plan& p);
 
 }  // namespace aicore::gen

@@ -50,14 +50,15 @@ class SyncUnit {
   };
   struct Flag {
     std::deque<Pending> pending;
-    uint64_t last_release = 0;  // when a WaitFlag last cleared it
-    bool waiter = false;        // a WaitFlag is blocked on `changed`
+    uint64_t last_release = 0;     // when a WaitFlag last cleared it
+    Pending last_set{0, 0, 0, 0};  // the SetFlag whose set that WaitFlag cleared
+    bool waiter = false;           // a WaitFlag is blocked on `changed`
     sc_core::sc_event changed;
   };
   Flag& flag(isa::EventPair e, uint8_t id) {
     return flags_[static_cast<size_t>(e.src)][static_cast<size_t>(e.dst)][id];
   }
-  void double_set(isa::EventPair e, uint8_t id, const Pending& second);
+  void double_set(isa::EventPair e, uint8_t id, const Pending& first, const Pending& second);
 
   CoreContext& ctx_;
   std::array<std::array<std::array<Flag, isa::kEventIds>, isa::kPipeCount>, isa::kPipeCount> flags_;

@@ -1,0 +1,185 @@
+// The checker's view of one core. Instructions arrive in program order and are processed in a
+// canonical order computed from program order alone: each pipe takes its own instructions in
+// order; a WaitFlag waits until its paired SetFlag (the i-th wait of a flag pairs with its i-th
+// set) has been processed, PIPE_ALL until everything before it has, and nothing is dispatched
+// past a scalar-pipe wait. Any happens-before-ordered pair is processed in order, and the
+// shadow memory ends up the same whatever the simulated timing.
+#pragma once
+#include <array>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "aicore/check/checker.hpp"
+#include "aicore/isa/access.hpp"
+#include "interval_map.hpp"
+#include "knowledge.hpp"
+#include "read_log.hpp"
+#include "report_book.hpp"
+
+namespace aicore::check {
+
+class CrossCore;
+
+// Shadow memory, FastTrack style: per byte range its last writer (and whether its bytes are
+// defined: GM always is); the reads since, per buffer, in a ReadLog. Reads the log gave up on
+// (no writer caught up) are kept per byte range too, with the last reader on each pipe.
+struct ShadowCell {
+  AccessRef writer;
+  uint16_t writer_fractals = 0;  // (m/16)*(n/16) of a Mmad writer, for the interlock rule
+  bool defined = false;
+  bool same(const ShadowCell& o) const {
+    return writer.index == o.writer.index && defined == o.defined && writer_fractals == o.writer_fractals;
+  }
+};
+struct ReaderCell {
+  std::array<AccessRef, isa::kPipeCount> readers{};
+  uint16_t fractals = 0;  // of the M reader
+  bool same(const ReaderCell& o) const {
+    for (size_t i = 0; i < readers.size(); ++i)
+      if (readers[i].index != o.readers[i].index) return false;
+    return fractals == o.fractals;
+  }
+};
+using Shadow = IntervalMap<ShadowCell>;
+
+class CoreChecker {
+ public:
+  CoreChecker(uint16_t core, const CheckOptions& options, ReportBook& book, CrossCore* cross);
+  ~CoreChecker();
+  void issue(const isa::Instruction& in);
+  void finish(const RunEnd& end);
+  bool stuck() const;  // instructions wait for a SetFlag that was never issued
+
+ private:
+  struct Queued {
+    isa::Instruction instr;
+    std::shared_ptr<const Knowledge> stamp;  // the scalar unit's knowledge when it dispatched it
+  };
+  struct FlagEntry {
+    Release rel;
+    AccessRef set;
+  };
+  struct Flag {
+    std::deque<FlagEntry> pending;  // processed SetFlags no WaitFlag has paired with yet
+    uint64_t sets = 0;
+    AccessRef last_wait, last_set;  // the last pair taken (for the double-SetFlag check)
+  };
+  struct LastWait {
+    bool valid = false;
+    AccessRef wait, set;
+    uint8_t id = 0;
+  };
+  // A race whose "wait too late" near miss is decided by the next WaitFlag of its event.
+  struct Watch {
+    uint32_t report;
+    AccessRef a, b;
+    bool early = false;  // a "set too early" near miss was found, with this wait
+    LastWait early_wait;
+  };
+  // The instruction being checked.
+  struct Access {
+    AccessRef ref;
+    size_t pipe = 0;
+    uint16_t fractals = 0;  // Mmad: (m/16)*(n/16)
+    bool copy = false;      // MTE1 load: copies undefined bytes on rather than reporting them
+    const isa::Op* op = nullptr;
+  };
+
+  // Canonical order (core.cpp).
+  void pump();
+  bool ready(const isa::Instruction& in) const;
+  void process(const isa::Instruction& in, const std::shared_ptr<const Knowledge>& stamp);
+  void process_scalar(const isa::Instruction& in);
+  void process_sync(const isa::Instruction& in, size_t pipe);
+  void set_flag(const isa::Instruction& in, const isa::SetFlag& s, size_t pipe);
+  void wait_flag(const isa::Instruction& in, const isa::WaitFlag& w, size_t pipe);
+  void barrier(const isa::Instruction& in, size_t pipe);
+  void pipe_all(const isa::Instruction& in);
+  void raise(Bound& b, const Known& k, const ViaRef& via, bool& raised);
+  void scalar_changed();
+  Flag& flag(isa::EventPair e, uint8_t id) { return flags_[flag_key(e, id)]; }
+  const Flag& flag(isa::EventPair e, uint8_t id) const { return flags_[flag_key(e, id)]; }
+  static size_t flag_key(isa::EventPair e, uint8_t id);
+  void lint_event_id(const isa::Instruction& in, uint8_t id);
+  void report_redundant(size_t pipe);
+
+  // Memory hazards (hazards.cpp).
+  void process_memory(const isa::Instruction& in, size_t pipe);
+  // One buffer (or GM tensor): writers in the shadow map, recent reads in the log.
+  struct Buffer {
+    Shadow map;
+    IntervalMap<ReaderCell> folded;
+    ReadLog reads;
+    uint32_t writers = 0;  // pipes whose writes the reads must be ordered before (bit per pipe)
+  };
+  Buffer& buffer(isa::Space s, uint32_t tensor);
+  void read(Buffer& buf, const isa::OperandAccess& o, const Access& b,
+            std::vector<isa::ByteRange>& undefined);
+  void write(Buffer& buf, const isa::OperandAccess& o, const Access& b);
+  void prune(Buffer& buf);
+  std::array<uint64_t, isa::kPipeCount> dead_below(const Buffer& buf) const;
+  void fold(Buffer& buf);
+  // Whether b's pipe knows `a` complete; if so, notes which sync it owes that to (for the
+  // unneeded-sync lint). Inline: every access meets a few of these.
+  bool ordered(const Access& b, const AccessRef& a) {
+    const size_t r = static_cast<size_t>(a.pipe);
+    const Bound& k = known_[b.pipe][r];
+    if (a.index >= k.before) return false;
+    (a.index >= k.prev ? needed_ : seen_)[r] = true;
+    return true;
+  }
+  // A conflict `ordered` did not clear: the Mmad interlock, or a race.
+  void conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
+                const isa::OperandAccess& o, uint64_t lo, uint64_t hi, uint16_t a_fractals);
+  void propagate_undefined(const isa::Op& op);
+  void credit(size_t pipe);
+
+  // Reports (diagnose.cpp).
+  void race(const Access& b, const AccessRef& a, bool a_writes, bool b_writes, const isa::OperandAccess& o,
+            uint64_t lo, uint64_t hi, uint16_t a_fractals);
+  void uninit(const Access& b, const isa::OperandAccess& o, uint64_t lo, uint64_t hi,
+              const AccessRef& origin);
+  void interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi, uint16_t fractals,
+                          uint8_t hazard);
+  void resolve_watches(const isa::WaitFlag& w, const AccessRef& wait, const AccessRef& set);
+  void judge_sync(const SyncUse& u);
+  // A one-instruction report; returns it when new (to add details), else nullptr.
+  Report* lint(ReportKind kind, const AccessRef& at, const std::string& mnemonic, const std::string& summary,
+               const std::string& hint);
+  void end_lints();
+  void deadlock_hints();
+  void double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait);
+  std::string known_text(const Access& b, const AccessRef& a, FileId file) const;
+
+  uint16_t core_;
+  const CheckOptions& opt_;
+  ReportBook& book_;
+  CrossCore* cross_;
+  // Declared before everything holding a ViaRef, so it is destroyed after them.
+  SyncPool pool_;
+
+  std::deque<isa::Instruction> program_;  // issued, not yet dispatched (behind a scalar-pipe wait)
+  std::array<std::deque<Queued>, isa::kPipeCount> queues_;  // dispatched, not yet processed
+  std::array<Knowledge, isa::kPipeCount> known_;            // [pipe][of pipe]
+  std::shared_ptr<const Knowledge> scalar_snapshot_;        // known_[S] for dispatch stamps
+  std::array<AccessRef, isa::kPipeCount> last_mem_{};       // last memory instruction per pipe
+  std::vector<Flag> flags_;
+  std::array<std::array<LastWait, isa::kPipeCount>, isa::kPipeCount> last_wait_{};  // [src][dst]
+  std::array<std::array<std::vector<Watch>, isa::kPipeCount>, isa::kPipeCount> watches_;
+  // WaitFlags that taught their pipe nothing, reported if the pipe accesses memory again.
+  struct Redundant {
+    AccessRef wait, set;
+    isa::Op op;
+  };
+  std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
+
+  std::array<Buffer, isa::kSpaceCount> onchip_;
+  std::vector<Buffer> gm_;                                // per GM tensor
+  isa::AccessList acc_, exact_;                           // exact_: a GM source enumerated after all
+  std::array<std::vector<isa::ByteRange>, 6> undefined_;  // per operand of acc_
+  std::array<bool, isa::kPipeCount> needed_{}, seen_{};
+  bool finished_ = false;
+};
+
+}  // namespace aicore::check

@@ -1,0 +1,250 @@
+// Memory instructions against shadow memory. A read checks each byte's last writer and joins the
+// buffer's read log; a write checks the last writer and the logged reads, then becomes the bytes'
+// only history (if nothing raced, all of those are ordered before it, hence before whatever is
+// ordered after it: FastTrack's argument). Conflicting pairs are ordered when the later pipe knew
+// the earlier instruction complete, or by the Cube's own interlock for large accumulating Mmads;
+// everything else is a race.
+#include <algorithm>
+
+#include "aicore/common/error.hpp"
+#include "aicore/isa/check.hpp"
+#include "core.hpp"
+#include "cross_core.hpp"
+
+namespace aicore::check {
+
+namespace {
+
+uint16_t fractals_of(const isa::Op& op) {
+  const isa::MmadCommon* m = nullptr;
+  if (const auto* d = std::get_if<isa::Mmad>(&op)) m = d;
+  if (const auto* s = std::get_if<isa::MmadWithSparse>(&op)) m = s;
+  // Integer division, as the Mmad documentation's rule has it: m = 15 gives 0 fractals.
+  return m ? static_cast<uint16_t>((m->m / 16) * (m->n / 16)) : 0;
+}
+
+bool is_copy(const isa::Op& op) {
+  return std::holds_alternative<isa::LoadData>(op) || std::holds_alternative<isa::LoadDataWithSparse>(op);
+}
+
+void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {
+  if (!v.empty() && v.back().end == lo)
+    v.back().end = hi;
+  else
+    v.push_back(isa::ByteRange{lo, hi});
+}
+
+// The pipes whose v1 instructions write each memory (MTE2 fills L1, MTE1 the L0 buffers, the Cube
+// L0C, Fixpipe GM): a read of it is dead once they all know it complete. Pipes seen writing it
+// are added as they come.
+uint32_t writers_of(isa::Space s) {
+  const auto bit = [](isa::Pipe p) { return 1u << static_cast<int>(p); };
+  switch (s) {
+    case isa::Space::GM:
+      return bit(isa::Pipe::FIX);
+    case isa::Space::L1:
+      return bit(isa::Pipe::MTE2);
+    case isa::Space::L0A:
+    case isa::Space::L0B:
+    case isa::Space::SparseIndex:
+      return bit(isa::Pipe::MTE1);
+    case isa::Space::L0C:
+      return bit(isa::Pipe::M);
+  }
+  return 0;
+}
+}  // namespace
+
+CoreChecker::Buffer& CoreChecker::buffer(isa::Space s, uint32_t tensor) {
+  if (s != isa::Space::GM) {
+    Buffer& b = onchip_[static_cast<size_t>(s)];
+    if (b.writers == 0) b.writers = writers_of(s);
+    return b;
+  }
+  if (tensor >= gm_.size()) gm_.resize(tensor + size_t{1});
+  Buffer& b = gm_[tensor];
+  if (b.writers == 0) b.writers = writers_of(s);
+  return b;
+}
+
+void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
+  try {
+    isa::check_fields(in.op);
+  } catch (const Fault&) {
+    return;  // the model stops at this instruction with a fault
+  }
+  // GM sources as hulls unless cores are compared: most are inputs nothing writes (gm_read).
+  isa::exact_accesses(in.op, acc_, cross_ != nullptr);
+  for (const isa::OperandAccess& o : acc_) {
+    // Out of bounds: the model faults here too. (GM tensor ids come from .gm declarations.)
+    if (!o.ranges.empty() && o.ranges.back().end > opt_.capacity[static_cast<size_t>(o.space)]) return;
+    if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
+  }
+  if (!redundant_[pipe].empty()) report_redundant(pipe);
+  Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), &in.op};
+  needed_.fill(false);
+  seen_.fill(false);
+  for (size_t i = 0; i < acc_.size(); ++i) {
+    const isa::OperandAccess& o = acc_[i];
+    undefined_[i].clear();
+    Buffer& buf = buffer(o.space, o.tensor);
+    if (o.write)
+      write(buf, o, b);
+    else
+      read(buf, o, b, undefined_[i]);
+  }
+  if (b.copy) propagate_undefined(in.op);
+  if (cross_) cross_->record(core_, acc_, b.ref);
+  credit(pipe);
+  last_mem_[pipe] = b.ref;
+}
+
+void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, const Access& b,
+                       std::vector<isa::ByteRange>& undefined) {
+  const isa::OperandAccess* op = &hull_or_exact;
+  if (!op->exact) {
+    // A GM source given as its hull. While nothing has written the tensor no read of it can
+    // race yet: keep the instruction, and its rows only if a write ever comes near.
+    if (buf.map.empty()) {
+      buf.reads.add_lazy(b.ref, op->ranges.front(), *b.op);
+      if (buf.reads.size() >= ReadLog::kFoldAt) prune(buf);
+      if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
+      return;
+    }
+    isa::exact_accesses(*b.op, exact_);
+    for (const isa::OperandAccess& x : exact_)
+      if (x.space == isa::Space::GM && !x.write) op = &x;
+  }
+  const isa::OperandAccess& o = *op;
+  const bool tracks_definition = o.space != isa::Space::GM;  // GM is its file's bytes or zeros
+  const auto undefined_piece = [&](uint64_t lo, uint64_t hi, const AccessRef& origin) {
+    if (b.copy)
+      push_merged(undefined, lo, hi);
+    else
+      uninit(b, o, lo, hi, origin);
+  };
+  buf.map.inspect(
+      o.ranges,
+      [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
+        if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
+          conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
+        if (tracks_definition && !c.defined) undefined_piece(lo, hi, c.writer);
+      },
+      [&](uint64_t lo, uint64_t hi) {
+        if (tracks_definition) undefined_piece(lo, hi, AccessRef{});
+      });
+  buf.reads.add(b.ref, b.fractals, o.ranges);
+  // Normally the next write prunes (after crediting the syncs that order it); a buffer nothing
+  // writes any more is pruned here.
+  if (buf.reads.size() < ReadLog::kFoldAt) return;
+  prune(buf);
+  if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
+}
+
+// No writer catches up with these reads: keep the oldest per byte range instead.
+void CoreChecker::fold(Buffer& buf) {
+  for (ReadLog::Entry& e : buf.reads.take_oldest()) {
+    materialize(e);
+    buf.folded.update(e.ranges, [&](ReaderCell& c, uint64_t, uint64_t) {
+      c.readers[static_cast<size_t>(e.reader.pipe)] = e.reader;
+      if (e.reader.pipe == isa::Pipe::M) c.fractals = e.fractals;
+    });
+  }
+}
+
+std::array<uint64_t, isa::kPipeCount> CoreChecker::dead_below(const Buffer& buf) const {
+  // A read of pipe R is dead below what every writer pipe knows of R.
+  std::array<uint64_t, isa::kPipeCount> below;
+  below.fill(UINT64_MAX);
+  for (size_t w = 0; w < isa::kPipeCount; ++w)
+    if (buf.writers >> w & 1u)
+      for (size_t r = 0; r < isa::kPipeCount; ++r) below[r] = std::min(below[r], known_[w][r].before);
+  return below;
+}
+
+void CoreChecker::prune(Buffer& buf) {
+  const auto below = dead_below(buf);
+  buf.reads.prune(
+      [&](const ReadLog::Entry& e) { return e.reader.index < below[static_cast<size_t>(e.reader.pipe)]; });
+}
+
+void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& b) {
+  buf.writers |= 1u << b.pipe;
+  // Reads still logged: WAR unless ordered (crediting the sync that ordered it); then the
+  // overwritten bytes are forgotten, and reads every writer knows complete are dropped.
+  const auto below = dead_below(buf);
+  const uint64_t lo = o.ranges.front().begin, hi = o.ranges.back().end;
+  bool drop = false;
+  for (ReadLog::Entry& e : buf.reads.entries()) {
+    const bool dead = e.reader.index < below[static_cast<size_t>(e.reader.pipe)];
+    drop = drop || dead;
+    if (e.hi <= lo || e.lo >= hi) continue;
+    materialize(e);
+    bool overlaps = false;
+    for_each_overlap(e.ranges, o.ranges, [&](uint64_t x, uint64_t y) {
+      overlaps = true;
+      if (e.reader.index != b.ref.index && !ordered(b, e.reader))
+        conflict(b, e.reader, false, true, o, x, y, e.fractals);
+    });
+    if (overlaps && !dead) {
+      subtract(e, o.ranges);
+      drop = drop || e.ranges.empty();
+    }
+  }
+  if (drop || buf.reads.size() >= ReadLog::kPruneAt)
+    buf.reads.prune(
+        [&](const ReadLog::Entry& e) { return e.reader.index < below[static_cast<size_t>(e.reader.pipe)]; });
+  if (!buf.folded.empty()) {
+    buf.folded.inspect(o.ranges, [&](const ReaderCell& c, uint64_t x, uint64_t y) {
+      for (const AccessRef& r : c.readers)
+        if (r.valid() && r.index != b.ref.index && !ordered(b, r))
+          conflict(b, r, false, true, o, x, y, r.pipe == isa::Pipe::M ? c.fractals : 0);
+    });
+    buf.folded.assign(o.ranges, ReaderCell{});
+  }
+  buf.map.inspect(o.ranges, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
+    if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
+      conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
+  });
+  ShadowCell n;
+  n.writer = b.ref;
+  n.writer_fractals = b.fractals;
+  n.defined = true;
+  buf.map.assign(o.ranges, n);
+}
+
+void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
+                           const isa::OperandAccess& o, uint64_t lo, uint64_t hi, uint16_t a_fractals) {
+  const size_t r = static_cast<size_t>(a.pipe);
+  const uint32_t threshold = opt_.mmad_interlock_fractals;
+  if (r == b.pipe && o.space == isa::Space::L0C && is_mmad(a.op) && is_mmad(b.ref.op) &&
+      a_fractals >= threshold) {
+    if (a_fractals == threshold)
+      interlock_boundary(b, a, lo, hi, a_fractals, b_writes ? (a_writes ? 3 : 2) : 1);
+    return;  // the Cube interlocks accumulation into the same L0C cells itself
+  }
+  // Kernels that hand L0C between Mmad and Fixpipe with unitFlag legitimately have no M_FIX /
+  // FIX_M flags. unitFlag is not modelled, so say so once instead of reporting every tile.
+  const bool fix = a.pipe == isa::Pipe::FIX || b.ref.pipe == isa::Pipe::FIX;
+  if (o.space == isa::Space::L0C && fix && (a.unit_flag || b.ref.unit_flag)) {
+    const AccessRef& mmad = a.unit_flag ? a : b.ref;
+    lint(ReportKind::UnitFlagUnchecked, mmad, op_name(mmad.op),
+         std::string(op_name(mmad.op)) +
+             " uses unitFlag, which the simulator does not model: its L0C hand-off "
+             "to and from Fixpipe is not checked",
+         "with SetFlag/WaitFlag<M_FIX> and <FIX_M> instead, the checker can check it");
+    return;
+  }
+  race(b, a, a_writes, b_writes, o, lo, hi, a_fractals);
+}
+
+void CoreChecker::credit(size_t pipe) {
+  for (size_t r = 0; r < isa::kPipeCount; ++r) {
+    const ViaRef& via = known_[pipe][r].via;
+    if (!via) continue;
+    if (needed_[r]) via->needed = true;
+    if (seen_[r]) via->conflict = true;
+  }
+}
+
+}  // namespace aicore::check

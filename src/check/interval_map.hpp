@@ -1,0 +1,177 @@
+// Disjoint byte intervals of one memory, each with a state (the checker's shadow memory). Cells
+// are split only where an access begins or ends and equal neighbours are merged again, so a
+// buffer holds about as many cells as it has live tiles, whatever its size.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <memory_resource>
+#include <vector>
+
+#include "aicore/isa/access.hpp"
+
+namespace aicore::check {
+
+// Cell must be default-constructible (the state of bytes never touched) and have
+// `bool same(const Cell&) const` (equal states may merge).
+template <class Cell>
+class IntervalMap {
+ public:
+  IntervalMap() : pool_(std::make_unique<std::pmr::unsynchronized_pool_resource>()), map_(pool_.get()) {}
+  // A move keeps the nodes (and their pool) but not the hint, which may be the old end().
+  IntervalMap(IntervalMap&& o) noexcept : pool_(std::move(o.pool_)), map_(std::move(o.map_)) {}
+  IntervalMap& operator=(IntervalMap&&) = delete;
+  IntervalMap(const IntervalMap&) = delete;
+  IntervalMap& operator=(const IntervalMap&) = delete;
+
+  // f(Cell&, lo, hi) on every piece of the ranges, in address order; bytes not in the map yet
+  // get a default Cell first.
+  template <class F>
+  void update(const std::vector<isa::ByteRange>& ranges, F&& f) {
+    for (const isa::ByteRange& r : ranges) update_one(r.begin, r.end, f);
+  }
+  // f(const Cell&, lo, hi) on the parts of existing cells inside the ranges.
+  template <class F>
+  void inspect(const std::vector<isa::ByteRange>& ranges, F&& f) const {
+    for (const isa::ByteRange& r : ranges)
+      for (auto it = locate(r.begin); it != map_.end() && it->first < r.end; ++it)
+        f(it->second.cell, std::max(r.begin, it->first), std::min(r.end, it->second.end));
+  }
+  // The same, and gap(lo, hi) for the bytes of the ranges no cell holds (never touched).
+  template <class F, class G>
+  void inspect(const std::vector<isa::ByteRange>& ranges, F&& f, G&& gap) const {
+    for (const isa::ByteRange& r : ranges) {
+      uint64_t pos = r.begin;
+      for (auto it = locate(r.begin); it != map_.end() && it->first < r.end; ++it) {
+        if (it->first > pos) gap(pos, it->first);
+        const uint64_t hi = std::min(r.end, it->second.end);
+        f(it->second.cell, std::max(r.begin, it->first), hi);
+        pos = hi;
+      }
+      if (pos < r.end) gap(pos, r.end);
+    }
+  }
+  bool empty() const { return map_.empty(); }
+  // Every byte of the ranges gets state `c`.
+  void assign(const std::vector<isa::ByteRange>& ranges, const Cell& c) {
+    for (const isa::ByteRange& r : ranges) assign_one(r.begin, r.end, c);
+  }
+  // f(lo, hi, const Cell&) over every cell in address order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& [lo, seg] : map_) f(lo, seg.end, seg.cell);
+  }
+  size_t size() const { return map_.size(); }
+
+ private:
+  struct Seg {
+    uint64_t end;
+    Cell cell;
+  };
+  // Cells split and merge all the time as tiles come and go: their nodes come from a pool of
+  // this map's own (held by pointer, so the map may move).
+  using Map = std::pmr::map<uint64_t, Seg>;
+  using It = typename Map::iterator;
+  using CIt = typename Map::const_iterator;
+
+  // The first cell ending after `pos`. Accesses walk up through memory (a strided copy, the
+  // rows of a tile), so the cell found last, or the one after it, is tried before the tree.
+  CIt locate(uint64_t pos) const {
+    if (hint_ != map_.cend() && hint_->first <= pos) {
+      if (pos < hint_->second.end) return hint_;
+      const CIt n = std::next(hint_);
+      if (n == map_.cend() || pos < n->first) return n;
+      if (pos < n->second.end) return hint_ = n;
+    }
+    CIt it = map_.upper_bound(pos);
+    if (it != map_.cbegin()) {
+      CIt p = std::prev(it);
+      if (p->second.end > pos) it = p;
+    }
+    if (it != map_.cend()) hint_ = it;
+    return it;
+  }
+  It locate(uint64_t pos) {
+    const CIt c = static_cast<const IntervalMap*>(this)->locate(pos);
+    return map_.erase(c, c);  // const_iterator -> iterator
+  }
+  // Erasing may remove the hinted cell: forget it.
+  It erase(It it) {
+    hint_ = map_.cend();
+    return map_.erase(it);
+  }
+  // `it` covers `at` strictly inside: cut it there; returns the right part.
+  It split(It it, uint64_t at) {
+    Seg right{it->second.end, it->second.cell};
+    it->second.end = at;
+    return map_.emplace_hint(std::next(it), at, right);
+  }
+  // Merges equal touching cells from the neighbour before `first` to the one after `last`.
+  void merge_around(It first, It last) {
+    It a = first == map_.begin() ? first : std::prev(first);
+    It stop = std::next(last);
+    if (stop != map_.end()) ++stop;
+    while (a != stop) {
+      It b = std::next(a);
+      if (b == stop) break;
+      if (a->second.end == b->first && a->second.cell.same(b->second.cell)) {
+        a->second.end = b->second.end;
+        erase(b);
+      } else {
+        a = b;
+      }
+    }
+  }
+
+  template <class F>
+  void update_one(uint64_t lo, uint64_t hi, F& f) {
+    if (lo >= hi) return;
+    It it = locate(lo);
+    if (it != map_.end() && it->first < lo) it = split(it, lo);
+    uint64_t pos = lo;
+    It first = map_.end(), last = map_.end();
+    while (pos < hi) {
+      if (it == map_.end() || it->first >= hi)
+        it = map_.emplace_hint(it, pos, Seg{hi, Cell{}});
+      else if (it->first > pos)
+        it = map_.emplace_hint(it, pos, Seg{it->first, Cell{}});
+      if (it->second.end > hi) split(it, hi);
+      f(it->second.cell, pos, it->second.end);
+      if (first == map_.end()) first = it;
+      last = it;
+      pos = it->second.end;
+      ++it;
+    }
+    merge_around(first, last);
+  }
+
+  void assign_one(uint64_t lo, uint64_t hi, const Cell& c) {
+    if (lo >= hi) return;
+    It it = locate(lo);
+    if (it != map_.end() && it->first == lo && it->second.end == hi) {  // the usual case: same tile
+      it->second.cell = c;
+      merge_around(it, it);
+      return;
+    }
+    if (it != map_.end() && it->first < lo) it = split(it, lo);
+    while (it != map_.end() && it->first < hi) {
+      if (it->second.end > hi) {
+        It right = split(it, hi);
+        erase(it);
+        it = right;
+        break;
+      }
+      it = erase(it);
+    }
+    It n = map_.emplace_hint(it, lo, Seg{hi, c});
+    merge_around(n, n);
+  }
+
+  std::unique_ptr<std::pmr::unsynchronized_pool_resource> pool_;
+  Map map_;
+  mutable CIt hint_ = map_.cend();  // the cell locate() found last (end: none)
+};
+
+}  // namespace aicore::check

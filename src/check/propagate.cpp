@@ -1,0 +1,95 @@
+// Undefined bytes through copies: a LoadData (or LoadDataWithSparse) moving bytes nothing wrote
+// (fractal padding, say) is harmless; the destination bytes stay undefined, so only a read that
+// uses them (the Cube, a Fixpipe) is reported, naming the copy.
+#include <algorithm>
+
+#include "aicore/isa/check.hpp"
+#include "core.hpp"
+
+namespace aicore::check {
+
+namespace {
+
+void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {
+  if (!v.empty() && v.back().end == lo)
+    v.back().end = hi;
+  else
+    v.push_back(isa::ByteRange{lo, hi});
+}
+
+void coalesce(std::vector<isa::ByteRange>& v) {
+  std::sort(v.begin(), v.end(), [](isa::ByteRange a, isa::ByteRange b) { return a.begin < b.begin; });
+  size_t w = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i].begin <= v[w].end)
+      v[w].end = std::max(v[w].end, v[i].end);
+    else
+      v[++w] = v[i];
+  }
+  if (!v.empty()) v.resize(w + 1);
+}
+
+// The undefined bytes of `src` inside [from, from + n), moved to start at `to`.
+void shift_into(const std::vector<isa::ByteRange>& src, uint64_t from, uint64_t n, uint64_t to,
+                std::vector<isa::ByteRange>& out) {
+  auto it = std::upper_bound(src.begin(), src.end(), from,
+                             [](uint64_t v, const isa::ByteRange& r) { return v < r.end; });
+  for (; it != src.end() && it->begin < from + n; ++it) {
+    const uint64_t lo = std::max(it->begin, from), hi = std::min(it->end, from + n);
+    out.push_back(isa::ByteRange{to + (lo - from), to + (hi - from)});
+  }
+}
+
+// The same for one b16 fractal that LoadData transposes (element (r, c) goes to (c, r)).
+void transpose_into(const std::vector<isa::ByteRange>& src, uint64_t from, uint64_t to,
+                    std::vector<isa::ByteRange>& out) {
+  std::vector<isa::ByteRange> part;
+  shift_into(src, from, isa::kFractalBytes, 0, part);
+  if (part.empty()) return;
+  bool moved[isa::kFractalBytes] = {};
+  for (const isa::ByteRange& r : part)
+    for (uint64_t b = r.begin; b < r.end; ++b) {
+      const uint64_t e = b / 2, row = e / 16, col = e % 16;
+      moved[(col * 16 + row) * 2 + b % 2] = true;
+    }
+  for (uint64_t b = 0; b < isa::kFractalBytes; ++b)
+    if (moved[b]) push_merged(out, to + b, to + b + 1);
+}
+
+}  // namespace
+
+// A load copies bytes nothing wrote (fractal padding in L1, say) without harm; only a later
+// read that uses them (the Cube, a Fixpipe) is an error. So the copied bytes stay undefined.
+void CoreChecker::propagate_undefined(const isa::Op& op) {
+  bool any = false;
+  for (size_t i = 0; i < acc_.size(); ++i) any = any || !undefined_[i].empty();
+  if (!any) return;
+  std::vector<isa::ByteRange> out;
+  const auto mark = [&](isa::Space s) {
+    coalesce(out);
+    buffer(s, 0).map.update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
+    out.clear();
+  };
+  if (const auto* ld = std::get_if<isa::LoadData>(&op)) {
+    for (uint64_t i = 0; i < ld->repeatTimes; ++i) {
+      const uint64_t s = ld->src.offset + (uint64_t{ld->startIndex} + i * ld->srcStride) * isa::kFractalBytes;
+      const uint64_t d = ld->dst.offset + i * (uint64_t{ld->dstGap} + 1) * isa::kFractalBytes;
+      if (ld->ifTranspose)
+        transpose_into(undefined_[0], s, d, out);
+      else
+        shift_into(undefined_[0], s, isa::kFractalBytes, d, out);
+    }
+    mark(ld->dst.space);
+    return;
+  }
+  const auto& ls = std::get<isa::LoadDataWithSparse>(op);
+  const uint64_t r = ls.repeatTimes;
+  shift_into(undefined_[0], ls.src.offset + uint64_t{ls.startIndex} * isa::kFractalBytes,
+             r * isa::kFractalBytes, ls.dst.offset, out);
+  mark(isa::Space::L0B);
+  shift_into(undefined_[1], ls.idx.offset + uint64_t{ls.startIndex} * isa::kIndexFractalBytes,
+             r * isa::kIndexFractalBytes, ls.dst.offset / 4, out);
+  mark(isa::Space::SparseIndex);
+}
+
+}  // namespace aicore::check

@@ -1,0 +1,257 @@
+#include "aicore/isa/access.hpp"
+
+#include <algorithm>
+
+#include "aicore/isa/check.hpp"
+
+namespace aicore::isa {
+
+uint64_t OperandAccess::bytes() const {
+  uint64_t n = 0;
+  for (const ByteRange& r : ranges) n += r.size();
+  return n;
+}
+
+void AccessList::open(const char* operand, Space s, uint32_t tensor, bool write, bool exact) {
+  OperandAccess& o = ops_[count_++];
+  o.operand = operand;
+  o.space = s;
+  o.tensor = s == Space::GM ? tensor : 0;
+  o.write = write;
+  o.exact = exact;
+  o.ranges.clear();
+  sorted_ = true;
+}
+
+void AccessList::seal() {
+  std::vector<ByteRange>& v = ops_[count_ - 1].ranges;
+  if (sorted_) return;
+  std::sort(v.begin(), v.end(), [](ByteRange a, ByteRange b) { return a.begin < b.begin; });
+  size_t w = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i].begin <= v[w].end) {
+      v[w].end = std::max(v[w].end, v[i].end);
+    } else {
+      v[++w] = v[i];
+    }
+  }
+  v.resize(w + 1);
+}
+
+namespace {
+
+// The bytes of one 16-row fractal block read by the Cube: rows < `rows`, bytes < `row_bytes`
+// of each `pitch`-byte row, from `base`.
+void rows_of(AccessList& out, uint64_t base, uint64_t rows, uint64_t row_bytes, uint64_t pitch) {
+  if (row_bytes == pitch) return out.append(base, base + rows * pitch);  // whole rows: one range
+  for (uint64_t r = 0; r < rows; ++r) out.append(base + r * pitch, base + r * pitch + row_bytes);
+}
+
+struct Exact {
+  AccessList& out;
+  bool gm_reads = true;
+
+  // A whole operand as one hull (isa::footprint): for degenerate instructions (still exact = true:
+  // the best there is), and for GM sources when the caller asks for hulls.
+  void hull(const Op& op, const char* operand, Space s, uint32_t tensor, bool write, bool exact = true) {
+    for (const Extent& e : footprint(op))
+      if (e.space == s && e.write == write && e.tensor == tensor) {
+        out.open(operand, s, tensor, write, exact);
+        out.append(e.begin, e.end);
+        out.seal();
+        return;
+      }
+  }
+
+  void operator()(const DataCopy& o) {
+    if (o.blockCount == 0 || o.blockLen == 0) return;
+    const uint64_t len = uint64_t{o.blockLen} * 32;
+    const uint64_t src_step = (uint64_t{o.blockLen} + o.srcGap) * 32;
+    const uint64_t dst_step = (uint64_t{o.blockLen} + o.dstGap) * 32;
+    if (gm_reads) {
+      out.open("src", Space::GM, o.src.tensor, false);
+      for (uint64_t i = 0; i < o.blockCount; ++i)
+        out.append(o.src.offset + i * src_step, o.src.offset + i * src_step + len);
+      out.seal();
+    } else {
+      hull(o, "src", Space::GM, o.src.tensor, false, false);
+    }
+    out.open("dst", Space::L1, 0, true);
+    for (uint64_t i = 0; i < o.blockCount; ++i)
+      out.append(o.dst.offset + i * dst_step, o.dst.offset + i * dst_step + len);
+    out.seal();
+  }
+
+  void operator()(const DataCopyNd2Nz& o) {
+    if (o.ndNum == 0 || o.nValue == 0 || o.dValue == 0) return;
+    const uint64_t es = size_of(o.dtype), row = uint64_t{o.dValue} * es, blocks = ceil_div(row, 32);
+    const uint64_t rows = uint64_t{o.ndNum} * o.nValue;
+    if (rows * blocks > kMaxExactRanges) {
+      hull(o, "src", Space::GM, o.src.tensor, false);
+      hull(o, "dst", Space::L1, 0, true);
+      return;
+    }
+    // Each source row is dValue contiguous elements; each destination block is a whole 32 bytes
+    // (the semantics zero-pads the last one).
+    if (gm_reads) {
+      out.open("src", Space::GM, o.src.tensor, false);
+      for (uint64_t d = 0; d < o.ndNum; ++d)
+        rows_of(out, o.src.offset + d * o.srcNdMatrixStride * es, o.nValue, row, uint64_t{o.srcDValue} * es);
+      out.seal();
+    } else {
+      hull(o, "src", Space::GM, o.src.tensor, false, false);
+    }
+    out.open("dst", Space::L1, 0, true);
+    for (uint64_t d = 0; d < o.ndNum; ++d)
+      for (uint64_t c = 0; c < blocks; ++c)  // column-block major: with dstNzNStride 1, one range each
+        rows_of(out, o.dst.offset + d * o.dstNzMatrixStride * es + c * uint64_t{o.dstNzC0Stride} * 32,
+                o.nValue, 32, uint64_t{o.dstNzNStride} * 32);
+    out.seal();
+  }
+
+  void operator()(const LoadData& o) {
+    if (o.repeatTimes == 0) return;
+    const uint64_t first = o.src.offset + uint64_t{o.startIndex} * kFractalBytes;
+    out.open("src", Space::L1, 0, false);
+    if (o.srcStride == 1) {  // consecutive fractals: one range
+      out.append(first, first + uint64_t{o.repeatTimes} * kFractalBytes);
+    } else {
+      for (uint64_t i = 0; i < o.repeatTimes; ++i)
+        out.append(first + i * o.srcStride * kFractalBytes, first + (i * o.srcStride + 1) * kFractalBytes);
+    }
+    out.seal();
+    out.open("dst", o.dst.space, 0, true);
+    if (o.dstGap == 0) {
+      out.append(o.dst.offset, o.dst.offset + uint64_t{o.repeatTimes} * kFractalBytes);
+    } else {
+      for (uint64_t i = 0; i < o.repeatTimes; ++i) {
+        const uint64_t d = o.dst.offset + i * (uint64_t{o.dstGap} + 1) * kFractalBytes;
+        out.append(d, d + kFractalBytes);
+      }
+    }
+    out.seal();
+  }
+
+  void operator()(const LoadDataWithSparse& o) {
+    if (o.repeatTimes == 0) return;
+    const uint64_t r = o.repeatTimes;
+    const uint64_t w = o.src.offset + uint64_t{o.startIndex} * kFractalBytes;
+    const uint64_t ix = o.idx.offset + uint64_t{o.startIndex} * kIndexFractalBytes;
+    out.open("src", Space::L1, 0, false);
+    out.append(w, w + r * kFractalBytes);
+    out.seal();
+    out.open("idx", Space::L1, 0, false);
+    out.append(ix, ix + r * kIndexFractalBytes);
+    out.seal();
+    out.open("dst", Space::L0B, 0, true);
+    out.append(o.dst.offset, o.dst.offset + r * kFractalBytes);
+    out.seal();
+    out.open("index", Space::SparseIndex, 0, true);
+    out.append(o.dst.offset / 4, o.dst.offset / 4 + r * kIndexFractalBytes);
+    out.seal();
+  }
+
+  // A in L0A (Zz): fractal (m1, k1) at (m1 * K1 + k1) * 512, row = m % 16, bytes of k < K.
+  void zz(const MmadCommon& o, uint64_t k_bytes) {
+    const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);
+    out.open("fm", Space::L0A, 0, false);
+    if (o.m % 16 == 0 && k_bytes % 32 == 0) {  // no padding: every fractal whole, one range
+      out.append(o.fm.offset, o.fm.offset + m1n * k1n * kFractalBytes);
+      return out.seal();
+    }
+    for (uint64_t m1 = 0; m1 < m1n; ++m1)
+      for (uint64_t k1 = 0; k1 < k1n; ++k1)
+        rows_of(out, o.fm.offset + (m1 * k1n + k1) * kFractalBytes, std::min<uint64_t>(16, o.m - m1 * 16),
+                std::min<uint64_t>(32, k_bytes - k1 * 32), 32);
+    out.seal();
+  }
+
+  // B in L0B (Zn): fractal (k1, n1) at (k1 * N1 + n1) * frac, row = n % 16 of `pitch` bytes, of
+  // which the first `k_bytes - k1 * 32` feed C (divided by `divisor` for the index buffer, which
+  // packs 4 indexes per byte).
+  void zn(const char* operand, Space s, uint64_t base, uint64_t n, uint64_t k_bytes, uint64_t frac,
+          uint64_t pitch, uint64_t divisor) {
+    const uint64_t n1n = ceil_div(n, 16), k1n = ceil_div(k_bytes, 32);
+    out.open(operand, s, 0, false);
+    if (n % 16 == 0 && k_bytes % 32 == 0) {  // no padding: one range
+      out.append(base, base + k1n * n1n * frac);
+      return out.seal();
+    }
+    for (uint64_t k1 = 0; k1 < k1n; ++k1)
+      for (uint64_t n1 = 0; n1 < n1n; ++n1)
+        rows_of(out, base + (k1 * n1n + n1) * frac, std::min<uint64_t>(16, n - n1 * 16),
+                ceil_div(std::min<uint64_t>(32, k_bytes - k1 * 32), divisor), pitch);
+    out.seal();
+  }
+
+  // C in L0C (Nz): the accumulating read covers rows < m and columns < n; the write covers the
+  // whole fractals (the Cube computes 16 x 16 outputs, docs/decisions.md).
+  void c_matrix(const MmadCommon& o) {
+    const uint64_t m1n = ceil_div(o.m, 16), n1n = ceil_div(o.n, 16);
+    if (o.accumulates() && o.m % 16 == 0 && o.n % 16 == 0) {  // no padding: one range
+      out.open("dst", Space::L0C, 0, false);
+      out.append(o.dst.offset, o.dst.offset + m1n * n1n * kCFractalBytes);
+      out.seal();
+    } else if (o.accumulates()) {
+      out.open("dst", Space::L0C, 0, false);
+      for (uint64_t n1 = 0; n1 < n1n; ++n1)
+        for (uint64_t m1 = 0; m1 < m1n; ++m1)
+          rows_of(out, o.dst.offset + (n1 * m1n + m1) * kCFractalBytes, std::min<uint64_t>(16, o.m - m1 * 16),
+                  4 * std::min<uint64_t>(16, o.n - n1 * 16), 64);
+      out.seal();
+    }
+    out.open("dst", Space::L0C, 0, true);
+    out.append(o.dst.offset, o.dst.offset + m1n * n1n * kCFractalBytes);
+    out.seal();
+  }
+
+  void operator()(const Mmad& o) {
+    if (o.m == 0 || o.n == 0 || o.k == 0) return;
+    const uint64_t k_bytes = uint64_t{o.k} * size_of(o.dtype);
+    zz(o, k_bytes);
+    zn("filter", Space::L0B, o.filter.offset, o.n, k_bytes, kFractalBytes, 32, 1);
+    c_matrix(o);
+  }
+
+  void operator()(const MmadWithSparse& o) {
+    if (o.m == 0 || o.n == 0 || o.k == 0) return;
+    // A holds the original K; B' and its indexes hold K/2 dense elements, 4 indexes per byte.
+    zz(o, o.k);
+    zn("filter", Space::L0B, o.filter.offset, o.n, uint64_t{o.k} / 2, kFractalBytes, 32, 1);
+    zn("index", Space::SparseIndex, o.filter.offset / 4, o.n, uint64_t{o.k} / 2, kIndexFractalBytes, 8, 4);
+    c_matrix(o);
+  }
+
+  void operator()(const Fixpipe& o) {
+    if (o.nSize == 0 || o.mSize == 0 || o.ndNum == 0) return;
+    const uint64_t cblocks = o.nSize / 16;
+    if (uint64_t{o.ndNum} * o.mSize * cblocks > kMaxExactRanges) {
+      hull(o, "src", Space::L0C, 0, false);
+      hull(o, "dst", Space::GM, o.dst.tensor, true);
+      return;
+    }
+    out.open("src", Space::L0C, 0, false);  // rows j of column block c: 64 bytes at (c * srcStride + j) * 64
+    for (uint64_t nd = 0; nd < o.ndNum; ++nd)
+      for (uint64_t c = 0; c < cblocks; ++c)
+        rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize, 64,
+                64);
+    out.seal();
+    out.open("dst", Space::GM, o.dst.tensor, true);  // row j: nSize contiguous int32 at j * dstStride
+    for (uint64_t nd = 0; nd < o.ndNum; ++nd)
+      rows_of(out, o.dst.offset + nd * o.dstNdStride * 4, o.mSize, cblocks * 64, uint64_t{o.dstStride} * 4);
+    out.seal();
+  }
+
+  void operator()(const SetFlag&) {}
+  void operator()(const WaitFlag&) {}
+  void operator()(const PipeBarrier&) {}
+};
+
+}  // namespace
+
+void exact_accesses(const Op& op, AccessList& out, bool gm_reads) {
+  out.clear();
+  std::visit(Exact{out, gm_reads}, op);
+}
+
+}  // namespace aicore::isa

@@ -1,0 +1,267 @@
+// isa::exact_accesses against a byte-by-byte enumeration written straight from the layout
+// formulas (element by element, no fractal blocks, no coalescing), on random fields.
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "aicore/isa/access.hpp"
+#include "aicore/isa/check.hpp"
+
+using namespace aicore;
+using isa::Space;
+
+namespace {
+
+// (space, tensor, write) -> every byte offset.
+using Bytes = std::map<std::tuple<Space, uint32_t, bool>, std::set<uint64_t>>;
+
+struct Brute {
+  Bytes bytes;
+  void add(Space s, uint32_t t, bool w, uint64_t b, uint64_t n = 1) {
+    for (uint64_t i = 0; i < n; ++i) bytes[{s, t, w}].insert(b + i);
+  }
+
+  void operator()(const isa::DataCopy& o) {
+    for (uint64_t i = 0; i < o.blockCount; ++i) {
+      add(Space::GM, o.src.tensor, false, o.src.offset + i * (o.blockLen + o.srcGap) * 32, o.blockLen * 32u);
+      add(Space::L1, 0, true, o.dst.offset + i * (o.blockLen + o.dstGap) * 32, o.blockLen * 32u);
+    }
+  }
+  void operator()(const isa::DataCopyNd2Nz& o) {
+    const uint64_t es = isa::size_of(o.dtype), row = o.dValue * es;
+    for (uint64_t d = 0; d < o.ndNum; ++d)
+      for (uint64_t r = 0; r < o.nValue; ++r)
+        for (uint64_t x = 0; x < isa::ceil_div(row, 32) * 32; ++x) {
+          const uint64_t c = x / 32;
+          add(Space::L1, 0, true,
+              o.dst.offset + d * o.dstNzMatrixStride * es + r * o.dstNzNStride * 32 +
+                  c * o.dstNzC0Stride * 32 + x % 32);
+          if (x < row)
+            add(Space::GM, o.src.tensor, false,
+                o.src.offset + d * o.srcNdMatrixStride * es + r * o.srcDValue * es + x);
+        }
+  }
+  void operator()(const isa::LoadData& o) {
+    for (uint64_t i = 0; i < o.repeatTimes; ++i) {
+      add(Space::L1, 0, false, o.src.offset + (o.startIndex + i * o.srcStride) * 512, 512);
+      add(o.dst.space, 0, true, o.dst.offset + i * (o.dstGap + 1) * 512, 512);
+    }
+  }
+  void operator()(const isa::LoadDataWithSparse& o) {
+    for (uint64_t i = 0; i < o.repeatTimes; ++i) {
+      add(Space::L1, 0, false, o.src.offset + (o.startIndex + i) * 512, 512);
+      add(Space::L1, 0, false, o.idx.offset + (o.startIndex + i) * 128, 128);
+      add(Space::L0B, 0, true, o.dst.offset + i * 512, 512);
+      add(Space::SparseIndex, 0, true, (o.dst.offset + i * 512) / 4, 128);
+    }
+  }
+  void c_matrix(const isa::MmadCommon& o) {
+    const uint64_t m1 = isa::ceil_div(o.m, 16), n1 = isa::ceil_div(o.n, 16);
+    add(Space::L0C, 0, true, o.dst.offset, m1 * n1 * 1024);
+    if (!o.accumulates()) return;
+    for (uint64_t m = 0; m < o.m; ++m)
+      for (uint64_t n = 0; n < o.n; ++n)
+        add(Space::L0C, 0, false,
+            o.dst.offset + ((n / 16) * m1 + m / 16) * 1024 + (m % 16) * 64 + (n % 16) * 4, 4);
+  }
+  void operator()(const isa::Mmad& o) {
+    if (!o.m || !o.n || !o.k) return;
+    const uint64_t es = isa::size_of(o.dtype), k0 = 32 / es, k1 = isa::ceil_div(o.k, k0);
+    const uint64_t n1 = isa::ceil_div(o.n, 16);
+    for (uint64_t m = 0; m < o.m; ++m)
+      for (uint64_t k = 0; k < o.k; ++k)
+        add(Space::L0A, 0, false,
+            o.fm.offset + ((m / 16) * k1 + k / k0) * 512 + (m % 16) * 32 + (k % k0) * es, es);
+    for (uint64_t k = 0; k < o.k; ++k)
+      for (uint64_t n = 0; n < o.n; ++n)
+        add(Space::L0B, 0, false,
+            o.filter.offset + ((k / k0) * n1 + n / 16) * 512 + (n % 16) * 32 + (k % k0) * es, es);
+    c_matrix(o);
+  }
+  void operator()(const isa::MmadWithSparse& o) {
+    if (!o.m || !o.n || !o.k) return;
+    const uint64_t k1 = isa::ceil_div(o.k, 32), n1 = isa::ceil_div(o.n, 16);
+    for (uint64_t m = 0; m < o.m; ++m)
+      for (uint64_t k = 0; k < o.k; ++k)
+        add(Space::L0A, 0, false, o.fm.offset + ((m / 16) * k1 + k / 32) * 512 + (m % 16) * 32 + k % 32);
+    for (uint64_t kd = 0; kd < o.k / 2u; ++kd)
+      for (uint64_t n = 0; n < o.n; ++n) {
+        const uint64_t frac = (kd / 32) * n1 + n / 16;
+        add(Space::L0B, 0, false, o.filter.offset + frac * 512 + (n % 16) * 32 + kd % 32);
+        add(Space::SparseIndex, 0, false, o.filter.offset / 4 + frac * 128 + (n % 16) * 8 + (kd % 32) / 4);
+      }
+    c_matrix(o);
+  }
+  void operator()(const isa::Fixpipe& o) {
+    for (uint64_t nd = 0; nd < o.ndNum; ++nd)
+      for (uint64_t j = 0; j < o.mSize; ++j)
+        for (uint64_t c = 0; c < o.nSize / 16u; ++c) {
+          add(Space::L0C, 0, false, o.src.offset + nd * o.srcNdStride * 1024 + (c * o.srcStride + j) * 64,
+              64);
+          add(Space::GM, o.dst.tensor, true,
+              o.dst.offset + (nd * o.dstNdStride + j * o.dstStride + c * 16) * 4, 64);
+        }
+  }
+  void operator()(const isa::SetFlag&) {}
+  void operator()(const isa::WaitFlag&) {}
+  void operator()(const isa::PipeBarrier&) {}
+};
+
+// Checks exact_accesses(op) against the brute force and its own contract.
+void compare(const isa::Op& op) {
+  INFO(isa::mnemonic(op));
+  Brute brute;
+  std::visit(brute, op);
+  isa::AccessList acc;
+  isa::exact_accesses(op, acc);
+  Bytes got;
+  bool seen_write = false;
+  for (const isa::OperandAccess& o : acc) {
+    CAPTURE(o.operand);
+    CHECK(o.exact);
+    CHECK_FALSE(o.ranges.empty());
+    if (o.write) seen_write = true;
+    CHECK((o.write || !seen_write));  // reads before writes
+    for (size_t i = 0; i < o.ranges.size(); ++i) {
+      CHECK(o.ranges[i].begin < o.ranges[i].end);
+      if (i) CHECK(o.ranges[i - 1].end < o.ranges[i].begin);  // sorted, disjoint, not touching
+      for (uint64_t b = o.ranges[i].begin; b < o.ranges[i].end; ++b)
+        got[{o.space, o.tensor, o.write}].insert(b);
+    }
+  }
+  CHECK(got == brute.bytes);
+  // Every exact range lies in an extent of the hull footprint the model uses for bounds.
+  for (const isa::OperandAccess& o : acc)
+    for (const isa::ByteRange& r : o.ranges) {
+      bool inside = false;
+      for (const isa::Extent& e : isa::footprint(op))
+        inside = inside || (e.space == o.space && e.tensor == o.tensor && e.write == o.write &&
+                            r.begin >= e.begin && r.end <= e.end);
+      CHECK(inside);
+    }
+  // The hull-only GM source (checker's fast path) has the same hull.
+  isa::AccessList hull;
+  isa::exact_accesses(op, hull, false);
+  REQUIRE(hull.size() == acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    if (hull[i].exact) continue;
+    CHECK(hull[i].ranges.size() == 1);
+    CHECK(hull[i].ranges[0].begin == acc[i].ranges.front().begin);
+    CHECK(hull[i].ranges[0].end == acc[i].ranges.back().end);
+  }
+}
+
+isa::Addr at(Space s, uint64_t off, uint32_t tensor = 0) {
+  return isa::Addr{s, tensor, off};
+}
+
+}  // namespace
+
+TEST_CASE("exact accesses: DataCopy blocks and gaps", "[check][access]") {
+  std::mt19937 rng(1);
+  for (int i = 0; i < 200; ++i) {
+    isa::DataCopy o;
+    o.src = at(Space::GM, rng() % 100, 1 + rng() % 2);
+    o.dst = at(Space::L1, rng() % 8 * 32);
+    o.blockCount = static_cast<uint16_t>(rng() % 5);
+    o.blockLen = static_cast<uint16_t>(rng() % 4);
+    o.srcGap = static_cast<uint16_t>(rng() % 3);
+    o.dstGap = static_cast<uint16_t>(rng() % 3);
+    compare(o);
+  }
+}
+
+TEST_CASE("exact accesses: DataCopyNd2Nz rows, blocks and padded last block", "[check][access]") {
+  std::mt19937 rng(2);
+  for (int i = 0; i < 300; ++i) {
+    isa::DataCopyNd2Nz o;
+    o.dtype = rng() % 2 ? isa::DType::Int8 : isa::DType::Half;
+    o.src = at(Space::GM, rng() % 64);
+    o.dst = at(Space::L1, rng() % 4 * 32);
+    o.ndNum = static_cast<uint16_t>(1 + rng() % 3);
+    o.nValue = static_cast<uint16_t>(rng() % 20);
+    o.dValue = static_cast<uint16_t>(1 + rng() % 70);
+    o.srcDValue = static_cast<uint16_t>(o.dValue + rng() % 3 * (rng() % 2 ? 1 : 8));
+    o.srcNdMatrixStride = static_cast<uint16_t>(rng() % 3 * 500);
+    o.dstNzC0Stride = static_cast<uint16_t>(rng() % 3 ? o.nValue + rng() % 3 : rng() % 5);
+    o.dstNzNStride = static_cast<uint16_t>(rng() % 4 ? 1 : rng() % 3);
+    o.dstNzMatrixStride = static_cast<uint16_t>(rng() % 3 * 2048);
+    compare(o);
+  }
+}
+
+TEST_CASE("exact accesses: LoadData strides, gaps, re-reads and LoadDataWithSparse", "[check][access]") {
+  std::mt19937 rng(3);
+  for (int i = 0; i < 200; ++i) {
+    isa::LoadData o;
+    o.dst = at(rng() % 2 ? Space::L0A : Space::L0B, rng() % 4 * 512);
+    o.src = at(Space::L1, rng() % 4 * 32);
+    o.startIndex = static_cast<uint16_t>(rng() % 5);
+    o.repeatTimes = static_cast<uint8_t>(rng() % 9);
+    o.srcStride = static_cast<uint16_t>(rng() % 4);  // 0: the same fractal again
+    o.dstGap = static_cast<uint16_t>(rng() % 3);
+    compare(o);
+    isa::LoadDataWithSparse s;
+    s.dst = at(Space::L0B, rng() % 4 * 512);
+    s.src = at(Space::L1, rng() % 4 * 32);
+    s.idx = at(Space::L1, 0x10000 + rng() % 4 * 32);
+    s.startIndex = static_cast<uint16_t>(rng() % 5);
+    s.repeatTimes = static_cast<uint8_t>(rng() % 9);
+    compare(s);
+  }
+}
+
+TEST_CASE("exact accesses: Mmad reads only rows < m, k < K, columns < n", "[check][access]") {
+  std::mt19937 rng(4);
+  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16};
+  for (int i = 0; i < 300; ++i) {
+    isa::Mmad o;
+    o.dtype = types[rng() % 3];
+    o.dst = at(Space::L0C, rng() % 4 * 64);
+    o.fm = at(Space::L0A, rng() % 3 * 512);
+    o.filter = at(Space::L0B, rng() % 3 * 512);
+    o.m = static_cast<uint16_t>(rng() % 50);
+    o.n = static_cast<uint16_t>(rng() % 50);
+    o.k = static_cast<uint16_t>(rng() % 80);
+    o.cmatrixInitVal = rng() % 2;
+    o.isBias = rng() % 4 == 0;
+    compare(o);
+    isa::MmadWithSparse s;
+    s.dst = at(Space::L0C, rng() % 4 * 1024);
+    s.fm = at(Space::L0A, rng() % 3 * 512);
+    s.filter = at(Space::L0B, rng() % 3 * 512);
+    s.m = static_cast<uint16_t>(rng() % 40);
+    s.n = static_cast<uint16_t>(rng() % 40);
+    s.k = static_cast<uint16_t>(rng() % 40 * 4);
+    s.cmatrixInitVal = rng() % 2;
+    compare(s);
+  }
+}
+
+TEST_CASE("exact accesses: Fixpipe rows of column blocks, ndNum", "[check][access]") {
+  std::mt19937 rng(5);
+  for (int i = 0; i < 200; ++i) {
+    isa::Fixpipe o;
+    o.src = at(Space::L0C, rng() % 4 * 64);
+    o.dst = at(Space::GM, rng() % 100, 2);
+    o.nSize = static_cast<uint16_t>(rng() % 5 * 16);
+    o.mSize = static_cast<uint16_t>(rng() % 20);
+    o.srcStride = static_cast<uint16_t>(o.mSize + rng() % 3);
+    o.dstStride = o.nSize + rng() % 3 * 16;
+    o.ndNum = static_cast<uint16_t>(1 + rng() % 3);
+    o.srcNdStride = static_cast<uint16_t>(1 + rng() % 3);
+    o.dstNdStride = static_cast<uint16_t>(1 + rng() % 5000);
+    compare(o);
+  }
+}
+
+TEST_CASE("exact accesses: no-ops and sync instructions touch nothing", "[check][access]") {
+  isa::AccessList acc;
+  for (const isa::Op& op : {isa::Op(isa::SetFlag{}), isa::Op(isa::WaitFlag{}), isa::Op(isa::PipeBarrier{}),
+                            isa::Op(isa::LoadData{}), isa::Op(isa::Mmad{}), isa::Op(isa::DataCopy{})}) {
+    isa::exact_accesses(op, acc);
+    CHECK(acc.size() == 0);
+  }
+}

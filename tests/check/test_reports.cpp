@@ -1,0 +1,275 @@
+// Report kinds other than plain races: uninitialised reads (and copies of undefined bytes that
+// stay harmless), lints, deadlock hints, near misses, the report cap, timing facts, JSON, and
+// GM races between cores.
+#include <catch2/catch.hpp>
+
+#include "aicore/check/background.hpp"
+#include "helpers.hpp"
+
+using namespace aicore;
+using Catch::Contains;
+using check::ReportKind;
+using checktest::run_text;
+
+namespace {
+
+const std::string kT = checktest::kTensors;  // lines 1-3; a program starts at line 4
+const std::string kToL1 = "SetFlag event=MTE2_MTE1 id=0\nWaitFlag event=MTE2_MTE1 id=0\n";
+const std::string kToM = "SetFlag event=MTE1_M id=0\nWaitFlag event=MTE1_M id=0\n";
+
+std::string detail(const check::Report& r, const std::string& label) {
+  std::string all;
+  for (const auto& d : r.details)
+    if (d.label == label) all += d.text + "\n";
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("uninitialised reads: the index buffer after a plain LoadData, C before any Mmad",
+          "[check][uninit]") {
+  const std::string load = kT + "DataCopy dst=L1:0 src=a blockLen=48\n" + kToL1 +
+                           "LoadData dst=L0A:0 src=L1:0 repeatTimes=2 srcStride=1\n"
+                           "LoadData dst=L0B:0 src=L1:0x400 repeatTimes=1\n" +
+                           kToM;  // lines 4-10
+  const auto sparse = run_text(load + "MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=64\n");
+  REQUIRE(sparse.reports.size() == 1);
+  CHECK(sparse.headlines()[0] ==
+        "t.trace:11: error: uninitialised read of index buffer [0x0, 0x80): MmadWithSparse (M) reads bytes "
+        "nothing "
+        "wrote before it");
+  CHECK_THAT(detail(sparse.reports[0], "hint"), Contains("a plain LoadData into L0B leaves it undefined"));
+  const auto acc = run_text(load + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 cmatrixInitVal=0\n");
+  REQUIRE(acc.reports.size() == 1);
+  CHECK(acc.reports[0].space == isa::Space::L0C);
+  CHECK(acc.reports[0].bytes == 1024);
+  CHECK_THAT(detail(acc.reports[0], "hint"), Contains("cmatrixInitVal=1"));
+  CHECK(run_text(load + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\n").reports.empty());
+  const auto fix = run_text(kT + "Fixpipe dst=c src=L0C:0x400 nSize=16 mSize=4 srcStride=16 dstStride=16\n");
+  REQUIRE(fix.reports.size() == 1);
+  CHECK(fix.reports[0].lo == 0x400);
+  CHECK(fix.reports[0].hi == 0x500);  // 4 rows of 64 bytes: exactly what it reads
+  CHECK_THAT(detail(fix.reports[0], "hint"), Contains("no Mmad wrote these L0C bytes"));
+}
+
+TEST_CASE("uninitialised bytes a load copies are an error only where the Cube uses them", "[check][uninit]") {
+  // 30 rows of A in NZ: rows 30, 31 of the second fractal are padding nothing writes; LoadData
+  // copies whole fractals, the Mmad reads rows < m.
+  const std::string a = kT +
+                        "DataCopyNd2Nz dst=L1:0 src=a nValue=30 dValue=32 srcDValue=32 dstNzC0Stride=32\n" +
+                        "DataCopy dst=L1:0x4000 src=b blockLen=16\n" + kToL1 +
+                        "LoadData dst=L0A:0 src=L1:0 repeatTimes=2 srcStride=1\n"
+                        "LoadData dst=L0B:0 src=L1:0x4000 repeatTimes=1\n" +
+                        kToM;  // lines 4-11
+  CHECK(run_text(a + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=30 n=16 k=32\n").reports.empty());
+  const auto r = run_text(a + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=16 k=32\n");
+  REQUIRE(r.reports.size() == 1);
+  CHECK(r.reports[0].space == isa::Space::L0A);
+  CHECK(r.reports[0].lo == 512 + 14 * 32);  // rows 30 and 31 = rows 14, 15 of the second fractal
+  CHECK(r.reports[0].hi == 1024);
+  CHECK(detail(r.reports[0], "hint") ==
+        "these bytes were copied by LoadData at line 8 from bytes nothing wrote\n");
+}
+
+TEST_CASE("a transposing LoadData moves undefined rows to undefined columns", "[check][uninit]") {
+  // 10 rows of 16 halves: rows 10..15 of the fractal are padding; transposed, they become
+  // columns 10..15, i.e. k >= 10 of every n-row in Zn.
+  const std::string b = kT +
+                        "DataCopyNd2Nz dst=L1:0 src=a dtype=half nValue=10 dValue=16 srcDValue=16 "
+                        "dstNzC0Stride=16\n"
+                        "DataCopy dst=L1:0x4000 src=b blockLen=16\n" +
+                        kToL1 +
+                        "LoadData dst=L0A:0 src=L1:0x4000 repeatTimes=1\n"
+                        "LoadData dst=L0B:0 src=L1:0 dtype=half repeatTimes=1 ifTranspose=1\n" +
+                        kToM;
+  CHECK(run_text(b + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=10 dtype=half\n").reports.empty());
+  const auto r = run_text(b + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=16 dtype=half\n");
+  REQUIRE(r.reports.size() == 1);
+  CHECK(r.reports[0].space == isa::Space::L0B);
+  CHECK(r.reports[0].bytes == 16 * 6 * 2);  // 16 n-rows x 6 halves
+  CHECK(r.reports[0].ranges == 16);
+}
+
+TEST_CASE("lints: flag left set, reserved ids, an unneeded wait, PipeBarrier<PIPE_S>", "[check][lint]") {
+  const auto left = run_text(kT + "SetFlag event=MTE1_MTE2 id=1\n");
+  REQUIRE(left.reports.size() == 1);
+  CHECK(left.headlines()[0] ==
+        "t.trace:4: warning: flag left set: SetFlag<MTE1_MTE2>(1) is never waited: the flag is still set "
+        "when the "
+        "kernel ends");
+  CHECK(left.summary.errors == 0);
+  const auto ids = run_text(kT + "SetFlag event=MTE2_MTE1 id=7\nWaitFlag event=MTE2_MTE1 id=7\n");
+  CHECK(ids.count(ReportKind::ReservedEventId) == 2);
+  // Line 8's wait brings nothing line 6's did not; line 11's orders the copy at line 9, which
+  // nothing after it conflicts with: neither was needed.
+  const auto twice = run_text(kT + "DataCopy dst=L1:0 src=a blockLen=16\n" + kToL1 +
+                              "SetFlag event=MTE2_MTE1 id=1\nWaitFlag event=MTE2_MTE1 id=1\n"
+                              "DataCopy dst=L1:0x1000 src=a blockLen=16\n"
+                              "SetFlag event=MTE2_MTE1 id=2\nWaitFlag event=MTE2_MTE1 id=2\n"
+                              "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n");
+  CHECK(twice.count(ReportKind::DataRace) == 0);
+  CHECK(twice.headlines() ==
+        std::vector<std::string>{"t.trace:8: warning: unneeded synchronisation: WaitFlag<MTE2_MTE1>(1) "
+                                 "ordered nothing: MTE1 already "
+                                 "knew everything its SetFlag at line 7 releases",
+                                 "t.trace:11: warning: unneeded synchronisation: WaitFlag<MTE2_MTE1>(2) "
+                                 "ordered nothing: every later "
+                                 "access it could order was already ordered without it"});
+  CHECK(twice.summary.errors == 0);
+  const auto s = run_text(kT + "PipeBarrier pipe=PIPE_S\n");
+  CHECK(s.count(ReportKind::PipeSBarrier) == 1);
+}
+
+TEST_CASE("deadlock: a wait nothing satisfies, with the hints that explain it", "[check][deadlock]") {
+  const auto wrong_id = run_text(kT + "SetFlag event=MTE2_MTE1 id=1\nWaitFlag event=MTE2_MTE1 id=0\n");
+  REQUIRE(wrong_id.count(ReportKind::Deadlock) == 1);
+  CHECK(wrong_id.headlines()[0] ==
+        "t.trace:5: error: deadlock: WaitFlag<MTE2_MTE1>(0) can never pass: no SetFlag<MTE2_MTE1>(0) is left "
+        "to "
+        "pair with it");
+  CHECK_THAT(detail(wrong_id.reports[0], "hint"),
+             Contains("SetFlag<MTE2_MTE1>(1) at line 4 is set and nothing waits for it: wrong id?"));
+  CHECK_FALSE(wrong_id.summary.complete);
+  CHECK(wrong_id.count(ReportKind::FlagLeftSet) == 0);  // not judged: the run did not end
+  const auto reverse = run_text(kT + "WaitFlag event=MTE1_MTE2 id=0\nDataCopy dst=L1:0 src=a blockLen=1\n");
+  REQUIRE(reverse.count(ReportKind::Deadlock) == 1);
+  CHECK_THAT(detail(reverse.reports[0], "hint"), Contains("pre-set it once with SetFlag<MTE1_MTE2>(0)"));
+  const auto extra =
+      run_text(kT + "SetFlag event=M_FIX id=0\nWaitFlag event=M_FIX id=0\nWaitFlag event=M_FIX id=0\n");
+  CHECK_THAT(detail(extra.reports.at(0), "hint"), Contains("all 1 SetFlag<M_FIX>(0) issued were taken"));
+}
+
+TEST_CASE("near misses: set too early, wait too late, ping/pong ids swapped", "[check][near]") {
+  const std::string copy = "DataCopy dst=L1:0 src=a blockLen=16\n";
+  const std::string load = "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n";
+  const auto early =
+      run_text(kT + "SetFlag event=MTE2_MTE1 id=0\n" + copy + "WaitFlag event=MTE2_MTE1 id=0\n" + load);
+  REQUIRE(early.count(ReportKind::DataRace) == 1);
+  CHECK(detail(early.reports[0], "near miss") ==
+        "set too early: SetFlag<MTE2_MTE1>(0) at line 4 comes before line 5, so WaitFlag<MTE2_MTE1>(0) at "
+        "line 6 "
+        "does not wait for line 5: move the SetFlag after line 5\n");
+  const auto late =
+      run_text(kT + copy + "SetFlag event=MTE2_MTE1 id=0\n" + load + "WaitFlag event=MTE2_MTE1 id=0\n");
+  REQUIRE(late.count(ReportKind::DataRace) == 1);
+  CHECK(detail(late.reports[0], "near miss") ==
+        "wait too late: WaitFlag<MTE2_MTE1>(0) at line 7 waits for SetFlag<MTE2_MTE1>(0) at line 5, after "
+        "line 4, "
+        "but comes after line 6: move it before line 6\n");
+  // Two slots; the reader of slot 1 waits for id 0 (slot 0's flag) and vice versa.
+  const auto swapped = run_text(kT +
+                                "SetFlag event=MTE2_MTE1 id=0\n"  // 4: slot 0 "ready" (prev round)
+                                "DataCopy dst=L1:0x1000 src=a blockLen=16\n"        // 5: slot 1
+                                "SetFlag event=MTE2_MTE1 id=1\n"                    // 6
+                                "WaitFlag event=MTE2_MTE1 id=0\n"                   // 7: wrong id
+                                "LoadData dst=L0A:0 src=L1:0x1000 repeatTimes=1\n"  // 8: reads slot 1
+                                "WaitFlag event=MTE2_MTE1 id=1\n");                 // 9
+  REQUIRE(swapped.count(ReportKind::DataRace) == 1);
+  const std::string near = detail(swapped.reports[0], "near miss");
+  CHECK_THAT(near,
+             Contains("set too early") && Contains("wait too late") && Contains("ping/pong ids swapped?"));
+}
+
+TEST_CASE("report cap: past max_reports reports are counted, not kept", "[check][cap]") {
+  std::string t = kT;
+  for (int i = 0; i < 10; ++i)
+    t += "DataCopy dst=L1:" + std::to_string(i * 512) +
+         " src=a blockLen=16\nLoadData dst=L0A:" + std::to_string(i * 512) +
+         " src=L1:" + std::to_string(i * 512) + " repeatTimes=1\n";
+  check::CheckOptions o;
+  o.max_reports = 3;
+  const auto r = run_text(t, o);
+  CHECK(r.reports.size() == 3);
+  CHECK(r.summary.errors == 10);
+  CHECK(r.summary.unstored == 7);
+  CHECK_THAT(r.text(), Contains("7 more counted but not kept"));
+}
+
+TEST_CASE("timing facts: cycles of both instructions and whether the race showed", "[check][timing]") {
+  const auto program = checktest::parse(kT +
+                                        "DataCopy dst=L1:0 src=a blockLen=16\n"
+                                        "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n");
+  for (const bool overlap : {true, false}) {
+    check::Checker c(check::CheckOptions{});
+    c.executed(isa::CoreId{0}, 0, 0, 300);  // cycles may come before the instruction is issued
+    for (const auto& in : program) c.issue(isa::CoreId{0}, in);
+    c.executed(isa::CoreId{0}, 1, overlap ? 10 : 400, overlap ? 40 : 430);
+    c.finish({});
+    REQUIRE(c.reports().size() == 1);
+    const check::Timing& t = c.reports()[0].timing;
+    CHECK(t.observed_known());
+    CHECK(t.observed() == overlap);
+    CHECK(t.first_end == 300);
+    const nlohmann::json j = check::to_json(c.reports()[0], {"a"});
+    CHECK(j["timing"]["observed"] == overlap);
+    CHECK(j["first"]["line"] == 4);
+    CHECK(j["second"]["line"] == 5);
+    CHECK(j["fix"]["event"] == "MTE2_MTE1");
+    CHECK(j["range"] == nlohmann::json::array({0, 512}));
+    const std::string text = check::format_report(c.reports()[0], {"a"});
+    CHECK_THAT(text, Contains(overlap ? "it showed" : "it did not show in this run"));
+    CHECK(text.find("timing (this run") != std::string::npos);
+  }
+}
+
+TEST_CASE("two cores: GM bytes one writes and the other reads or writes race, disjoint ones do not",
+          "[check][cores]") {
+  const auto writer = checktest::parse(
+      kT + "DataCopy dst=L1:0 src=a blockLen=32\n" + kToL1 + "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n" +
+      "LoadData dst=L0B:0 src=L1:0x200 repeatTimes=1\n" + kToM +
+      "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\nSetFlag event=M_FIX id=0\nWaitFlag event=M_FIX "
+      "id=0\n"
+      "Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16\n");  // c[0, 1024)
+  const auto reader = checktest::parse(kT + "DataCopy dst=L1:0 src=c+512 blockLen=16\n");
+  auto other_writer = writer;
+  for (auto& in : other_writer)
+    if (auto* f = std::get_if<isa::Fixpipe>(&in.op)) f->dst.offset = 4096;  // c[4096, 5120)
+  check::CheckOptions two;
+  two.cores = 2;
+  const auto run2 = [&](const std::vector<isa::Instruction>& p0, const std::vector<isa::Instruction>& p1) {
+    check::Checker c(two);
+    for (size_t i = 0; i < std::max(p0.size(), p1.size()); ++i) {  // interleaved, as a chip would
+      if (i < p1.size()) c.issue(isa::CoreId{1}, p1[i]);
+      if (i < p0.size()) c.issue(isa::CoreId{0}, p0[i]);
+    }
+    c.finish({});
+    return checktest::Run{c.reports(), c.summary()};
+  };
+  const auto ww = run2(writer, writer);
+  REQUIRE(ww.count(ReportKind::CrossCoreRace) == 1);
+  CHECK(ww.reports[0].hazard == "WAW");
+  CHECK(ww.reports[0].bytes == 1024);
+  const auto rw = run2(writer, reader);
+  REQUIRE(rw.count(ReportKind::CrossCoreRace) == 1);
+  CHECK(rw.reports[0].lo == 512);
+  CHECK(rw.reports[0].hi == 1024);
+  CHECK_THAT(rw.headlines()[0], Contains("cross-core data race (RW) on GM c [0x200, 0x400)"));
+  CHECK(run2(writer, other_writer).reports.empty());
+  check::Checker one(check::CheckOptions{});
+  CHECK_THROWS_AS(one.issue(isa::CoreId{1}, writer[0]), std::out_of_range);
+}
+
+TEST_CASE("the background checker gives exactly the reports of a checker on this thread",
+          "[check][background]") {
+  std::string t = kT;
+  for (int i = 0; i < 3000; ++i)  // several batches of events
+    t += "DataCopy dst=L1:" + std::to_string(i % 64 * 512) +
+         " src=a blockLen=16\nLoadData dst=L0A:" + std::to_string(i % 64 * 512) +
+         " src=L1:" + std::to_string(i % 64 * 512) + " repeatTimes=1\n";
+  const auto program = checktest::parse(t);
+  check::Checker direct(check::CheckOptions{});
+  check::BackgroundChecker background{check::CheckOptions{}};
+  for (const auto& in : program) {
+    direct.issue(isa::CoreId{0}, in);
+    background.issue(isa::CoreId{0}, in);
+    direct.executed(isa::CoreId{0}, in.index, in.index, in.index + 5);
+    background.executed(isa::CoreId{0}, in.index, in.index, in.index + 5);
+  }
+  direct.finish({});
+  background.finish({});
+  const auto& b = background.checker();
+  CHECK(b.summary().errors == direct.summary().errors);
+  CHECK(check::to_json(b.reports(), b.summary(), {}).dump() ==
+        check::to_json(direct.reports(), direct.summary(), {}).dump());
+  CHECK(direct.summary().errors > 1000);
+}
