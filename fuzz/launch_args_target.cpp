@@ -16,8 +16,8 @@ bool same(const cli::LaunchArgs& a, const cli::LaunchArgs& b) {
   const cli::RunArgs &x = a.run, &y = b.run;
   return x.config == y.config && x.out_dir == y.out_dir && x.sets == y.sets && x.window == y.window &&
          x.timing_only == y.timing_only && x.instr_log == y.instr_log && x.timeline == y.timeline &&
-         x.vcd == y.vcd && x.quiet == y.quiet && x.verbosity == y.verbosity && a.emit_trace == b.emit_trace &&
-         a.window.begin == b.window.begin && a.window.end == b.window.end;
+         x.vcd == y.vcd && x.quiet == y.quiet && x.verbosity == y.verbosity && x.check == y.check &&
+         a.emit_trace == b.emit_trace && a.window.begin == b.window.begin && a.window.end == b.window.end;
 }
 }  // namespace
 

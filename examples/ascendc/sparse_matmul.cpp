@@ -42,10 +42,9 @@ class KernelSparseMatmul {
   }
 
  private:
+  // Each tensor is enqueued right after its own copy, so each DeQue waits for exactly its copy.
   __aicore__ inline void CopyIn() {
     LocalTensor<int8_t> a1Local = inQueueA1.AllocTensor<int8_t>();
-    LocalTensor<int8_t> b1Local = inQueueB1.AllocTensor<int8_t>();
-    LocalTensor<uint8_t> idx1Local = inQueueIdx1.AllocTensor<uint8_t>();
     Nd2NzParams nd2nz;
     nd2nz.ndNum = 1;
     nd2nz.nValue = m;
@@ -56,10 +55,12 @@ class KernelSparseMatmul {
     nd2nz.dstNzNStride = 1;
     nd2nz.dstNzMatrixStride = 0;
     DataCopy(a1Local, aGM, nd2nz);
-    DataCopy(b1Local, bGM, {1, bBytes / 32, 0, 0});
-    DataCopy(idx1Local, idxGM, {1, idxBytes / 32, 0, 0});
     inQueueA1.EnQue(a1Local);
+    LocalTensor<int8_t> b1Local = inQueueB1.AllocTensor<int8_t>();
+    DataCopy(b1Local, bGM, {1, bBytes / 32, 0, 0});
     inQueueB1.EnQue(b1Local);
+    LocalTensor<uint8_t> idx1Local = inQueueIdx1.AllocTensor<uint8_t>();
+    DataCopy(idx1Local, idxGM, {1, idxBytes / 32, 0, 0});
     inQueueIdx1.EnQue(idx1Local);
   }
   __aicore__ inline void SplitA() {

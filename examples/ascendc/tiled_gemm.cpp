@@ -1,9 +1,12 @@
-// Tiled, double-buffered int8 GEMM over blocks, TPipe/TQue style: C (M x N int32) = A (M x K) x B
-// (K x N), A row-major and B stored transposed (N x K row-major, so that its NZ copy in L1 is already
-// the Zn layout L0B wants: int8 fractals cannot be transposed on the way). C is cut into tiles dealt
-// round-robin to the blocks (GetBlockIdx() / GetBlockNum()); each tile accumulates K in L0C in
-// chunks. A1/B1/A2/B2/CO1 have two buffers each, so the copy of the next chunk overlaps the multiply
-// of this one and the write-out of a tile the next tile's work.
+// Tiled, double-buffered int8 GEMM over blocks, static-tensor style with explicit ping-pong flags:
+// C (M x N int32) = A (M x K) x B (K x N), A row-major and B stored transposed (N x K row-major, so
+// that its NZ copy in L1 is already the Zn layout L0B wants: int8 fractals cannot be transposed on
+// the way). C is cut into tiles dealt round-robin to the blocks (GetBlockIdx() / GetBlockNum());
+// each tile accumulates K in L0C in chunks. L1 and L0A/L0B have two slots, L0C two tiles: slot p's
+// "free" flags (MTE1_MTE2, M_MTE1, FIX_M, id p) are set once before the loop and waited at the end,
+// its "full" flags (MTE2_MTE1, MTE1_M, M_FIX) follow each copy, so the copy of the next chunk runs
+// while this one is loaded and multiplied, and a tile is written out while the next is multiplied.
+// Each id of each event is set and waited strictly in turn: no flag is ever set twice.
 // Sizes: -DGEMM_M=.. -DGEMM_K=.. -DGEMM_N=.. and -DTILE_M=.. -DTILE_K=.. -DTILE_N=.. (the tiles must
 // divide the matrix); blockDim is BLOCKS (default 2) or the program's first argument.
 //
@@ -44,35 +47,61 @@ static_assert(TILE_M % 16 == 0 && TILE_N % 16 == 0 && TILE_K % 32 == 0, "tiles a
 constexpr uint16_t tm = TILE_M, tk = TILE_K, tn = TILE_N;
 constexpr uint16_t mFrac = tm / 16, kFrac = tk / 32, nFrac = tn / 16;
 
+constexpr uint32_t kChunks = GEMM_K / TILE_K, kTiles = (GEMM_M / TILE_M) * (GEMM_N / TILE_N);
+// Two accumulating Mmads into the same L0C cells are ordered by the Cube itself only for tiles of
+// more than 10 fractals (the Mmad documentation); smaller tiles need a PipeBarrier<PIPE_M>.
+constexpr bool kNeedsMBarrier = (TILE_M / 16) * (TILE_N / 16) <= 10;
+
 class KernelTiledGemm {
  public:
   __aicore__ inline void Init(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
     aGM.SetGlobalBuffer((__gm__ int8_t*)a, uint64_t{GEMM_M} * GEMM_K);
     btGM.SetGlobalBuffer((__gm__ int8_t*)bt, uint64_t{GEMM_N} * GEMM_K);
     cGM.SetGlobalBuffer((__gm__ int32_t*)c, uint64_t{GEMM_M} * GEMM_N);
-    pipe.InitBuffer(inQueueA1, 2, tm * tk);
-    pipe.InitBuffer(inQueueB1, 2, tn * tk);
-    pipe.InitBuffer(inQueueA2, 2, tm * tk);
-    pipe.InitBuffer(inQueueB2, 2, tn * tk);
-    pipe.InitBuffer(outQueueCO1, 2, tm * tn * sizeof(int32_t));
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalMemAllocator<Hardware::L0C> l0c;
+    for (int p = 0; p < 2; ++p) {
+      a1[p] = l1.Alloc<TPosition::A1, int8_t>(tm * tk);
+      b1[p] = l1.Alloc<TPosition::B1, int8_t>(tn * tk);
+      a2[p] = l0a.Alloc<int8_t>(tm * tk);
+      b2[p] = l0b.Alloc<int8_t>(tn * tk);
+      c1[p] = l0c.Alloc<int32_t>(tm * tn);
+    }
   }
+  // Step s is chunk s % kChunks of this block's tile s / kChunks; it uses L1/L0 slot s % 2 and
+  // the L0C slot of its tile.
   __aicore__ inline void Process() {
-    constexpr uint32_t tiles = (GEMM_M / TILE_M) * (GEMM_N / TILE_N);
-    for (uint32_t t = GetBlockIdx(); t < tiles; t += GetBlockNum()) {
-      const uint32_t row = t / (GEMM_N / TILE_N) * TILE_M, col = t % (GEMM_N / TILE_N) * TILE_N;
-      LocalTensor<int32_t> c1Local = outQueueCO1.AllocTensor<int32_t>();
-      for (uint32_t kc = 0; kc < GEMM_K / TILE_K; ++kc) {
-        CopyIn(row, col, kc * TILE_K);
-        SplitA();
-        SplitB();
-        Compute(c1Local, kc == 0);
-      }
-      outQueueCO1.EnQue(c1Local);
-      CopyOut(row, col);
+    const uint32_t myTiles = (kTiles - GetBlockIdx() + GetBlockNum() - 1) / GetBlockNum();
+    for (int p = 0; p < 2; ++p) {  // every slot starts free
+      SetFlag<HardEvent::MTE1_MTE2>(p);
+      SetFlag<HardEvent::M_MTE1>(p);
+      SetFlag<HardEvent::FIX_M>(p);
+    }
+    for (uint32_t s = 0; s < myTiles * kChunks; ++s) {
+      const uint32_t t = s / kChunks, kc = s % kChunks, p = s % 2, u = t % 2;
+      CopyIn(t, kc, p);
+      Split(p);
+      if (kc == 0) WaitFlag<HardEvent::FIX_M>(u);
+      Compute(p, u, kc == 0);
+      if (kc == kChunks - 1) CopyOut(t, u);
+    }
+    for (int p = 0; p < 2; ++p) {
+      WaitFlag<HardEvent::MTE1_MTE2>(p);
+      WaitFlag<HardEvent::M_MTE1>(p);
+      WaitFlag<HardEvent::FIX_M>(p);
     }
   }
 
  private:
+  // Row and column of C where this block's t-th tile starts.
+  __aicore__ inline uint32_t TileRow(uint32_t t) const {
+    return (GetBlockIdx() + t * GetBlockNum()) / (GEMM_N / TILE_N) * TILE_M;
+  }
+  __aicore__ inline uint32_t TileCol(uint32_t t) const {
+    return (GetBlockIdx() + t * GetBlockNum()) % (GEMM_N / TILE_N) * TILE_N;
+  }
   __aicore__ inline void CopyTile(const LocalTensor<int8_t>& dst, const GlobalTensor<int8_t>& src,
                                   uint16_t rows) {
     Nd2NzParams params;
@@ -86,55 +115,43 @@ class KernelTiledGemm {
     params.dstNzMatrixStride = 0;
     DataCopy(dst, src, params);
   }
-  __aicore__ inline void CopyIn(uint32_t row, uint32_t col, uint32_t k0) {
-    LocalTensor<int8_t> a1Local = inQueueA1.AllocTensor<int8_t>();
-    LocalTensor<int8_t> b1Local = inQueueB1.AllocTensor<int8_t>();
-    CopyTile(a1Local, aGM[uint64_t{row} * GEMM_K + k0], tm);
-    CopyTile(b1Local, btGM[uint64_t{col} * GEMM_K + k0], tn);
-    inQueueA1.EnQue(a1Local);
-    inQueueB1.EnQue(b1Local);
+  __aicore__ inline void CopyIn(uint32_t t, uint32_t kc, uint32_t p) {
+    WaitFlag<HardEvent::MTE1_MTE2>(p);
+    CopyTile(a1[p], aGM[uint64_t{TileRow(t)} * GEMM_K + kc * TILE_K], tm);
+    CopyTile(b1[p], btGM[uint64_t{TileCol(t)} * GEMM_K + kc * TILE_K], tn);
+    SetFlag<HardEvent::MTE2_MTE1>(p);
   }
-  // NZ (fractal (k1, m1) at k1 * mFrac + m1) -> Zz (fractal (m1, k1) at m1 * kFrac + k1).
-  __aicore__ inline void SplitA() {
-    LocalTensor<int8_t> a1Local = inQueueA1.DeQue<int8_t>();
-    LocalTensor<int8_t> a2Local = inQueueA2.AllocTensor<int8_t>();
+  // A: NZ (fractal (k1, m1) at k1 * mFrac + m1) -> Zz (fractal (m1, k1) at m1 * kFrac + k1), one
+  // LoadData per 16 rows. B: the NZ copy of B^T is already Zn: one LoadData of every fractal.
+  __aicore__ inline void Split(uint32_t p) {
+    WaitFlag<HardEvent::MTE2_MTE1>(p);
+    WaitFlag<HardEvent::M_MTE1>(p);
     LoadData2DParams params;
     params.repeatTimes = kFrac;
     params.srcStride = mFrac;
-    for (uint16_t i = 0; i < mFrac; ++i) LoadData(a2Local[i * 16 * tk], a1Local[i * 512], params);
-    inQueueA2.EnQue(a2Local);
-    inQueueA1.FreeTensor(a1Local);
+    for (uint16_t i = 0; i < mFrac; ++i) LoadData(a2[p][i * 16 * tk], a1[p][i * 512], params);
+    LoadData(b2[p], b1[p], {0, kFrac * nFrac, 1, 0, 0, false, 0});
+    SetFlag<HardEvent::MTE1_MTE2>(p);
+    SetFlag<HardEvent::MTE1_M>(p);
   }
-  // The NZ copy of B^T is already Zn: one LoadData of every fractal.
-  __aicore__ inline void SplitB() {
-    LocalTensor<int8_t> b1Local = inQueueB1.DeQue<int8_t>();
-    LocalTensor<int8_t> b2Local = inQueueB2.AllocTensor<int8_t>();
-    LoadData(b2Local, b1Local, {0, kFrac * nFrac, 1, 0, 0, false, 0});
-    inQueueB2.EnQue(b2Local);
-    inQueueB1.FreeTensor(b1Local);
+  __aicore__ inline void Compute(uint32_t p, uint32_t u, bool first) {
+    WaitFlag<HardEvent::MTE1_M>(p);
+    if (kNeedsMBarrier && !first) PipeBarrier<PIPE_M>();
+    Mmad(c1[u], a2[p], b2[p], {tm, tn, tk, 0, false, first});
+    SetFlag<HardEvent::M_MTE1>(p);
   }
-  __aicore__ inline void Compute(const LocalTensor<int32_t>& c1Local, bool first) {
-    LocalTensor<int8_t> a2Local = inQueueA2.DeQue<int8_t>();
-    LocalTensor<int8_t> b2Local = inQueueB2.DeQue<int8_t>();
-    Mmad(c1Local, a2Local, b2Local, {tm, tn, tk, 0, false, first});
-    inQueueA2.FreeTensor(a2Local);
-    inQueueB2.FreeTensor(b2Local);
-  }
-  __aicore__ inline void CopyOut(uint32_t row, uint32_t col) {
-    LocalTensor<int32_t> c1Local = outQueueCO1.DeQue<int32_t>();
+  __aicore__ inline void CopyOut(uint32_t t, uint32_t u) {
+    SetFlag<HardEvent::M_FIX>(u);
+    WaitFlag<HardEvent::M_FIX>(u);
     FixpipeParamsV220 params(tn, tm, tm, GEMM_N, false);
-    Fixpipe(cGM[uint64_t{row} * GEMM_N + col], c1Local, params);
-    outQueueCO1.FreeTensor(c1Local);
+    Fixpipe(cGM[uint64_t{TileRow(t)} * GEMM_N + TileCol(t)], c1[u], params);
+    SetFlag<HardEvent::FIX_M>(u);
   }
 
-  TPipe pipe;
-  TQue<TPosition::A1, 1> inQueueA1;
-  TQue<TPosition::B1, 1> inQueueB1;
-  TQue<TPosition::A2, 1> inQueueA2;
-  TQue<TPosition::B2, 1> inQueueB2;
-  TQue<TPosition::CO1, 1> outQueueCO1;
   GlobalTensor<int8_t> aGM, btGM;
   GlobalTensor<int32_t> cGM;
+  LocalTensor<int8_t> a1[2], b1[2], a2[2], b2[2];
+  LocalTensor<int32_t> c1[2];
 };
 
 extern "C" __global__ __aicore__ void tiled_gemm(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {

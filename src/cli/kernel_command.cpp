@@ -56,6 +56,10 @@ po::options_description kernel_options(KernelArgs& k) {
       "emit-trace", po::bool_switch(&k.emit_trace),
       "also write each launch's recorded trace(s) (kernel.trace, or blockN.trace and kernel.yaml), its GM "
       "inputs and the results it computed, for aicore-sim run")(
+      "check", po::value(&a.check)->value_name("error|warn|none"),
+      "race/sync checker of each launch, as for run: error (default: reports, and errors stop the program "
+      "with "
+      "exit 3), warn (reports only) or none")(
       "quiet,q", po::bool_switch(&a.quiet), "no summaries or notes; warnings and errors still go to stderr")(
       "verbose,v", po::value(&a.verbosity)->value_name("N")->implicit_value(1, ""),
       "diagnostics on stderr: -v info, -v 2 every instruction as it runs")("help,h", po::bool_switch(&a.help),

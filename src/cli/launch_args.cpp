@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "check_option.hpp"
 #include "options.hpp"
 
 namespace aicore::cli {
@@ -17,8 +18,8 @@ po::options_description launch_options(LaunchArgs& l) {
       "out", po::value(&a.out_dir))("timing-only", po::bool_switch(&a.timing_only))(
       "instr-log", po::bool_switch(&a.instr_log))("timeline", po::bool_switch(&a.timeline))(
       "vcd", po::bool_switch(&a.vcd))("window", po::value(&a.window))("quiet,q", po::bool_switch(&a.quiet))(
-      "verbose,v", po::value(&a.verbosity)->implicit_value(1, ""))("emit-trace",
-                                                                   po::bool_switch(&l.emit_trace));
+      "verbose,v", po::value(&a.verbosity)->implicit_value(1, ""))("check", po::value(&a.check))(
+      "emit-trace", po::bool_switch(&l.emit_trace));
   return d;
 }
 
@@ -35,6 +36,7 @@ std::string launch_args_text(const LaunchArgs& l) {
   if (!a.window.empty()) v.push_back("--window=" + a.window);
   if (a.quiet) v.push_back("--quiet");
   if (a.verbosity) v.push_back("--verbose=" + std::to_string(a.verbosity));
+  if (a.check != RunArgs().check) v.push_back("--check=" + a.check);
   if (l.emit_trace) v.push_back("--emit-trace");
   std::string s;
   for (const std::string& x : v) s += x + "\n";
@@ -50,6 +52,8 @@ std::optional<LaunchArgs> parse_launch_args(const std::string& text, std::ostrea
   po::variables_map vm;
   if (!parse_options("kernel", args, launch_options(l), nullptr, vm, "kernel FILE.cpp [options]", err))
     return std::nullopt;
+  CheckMode mode;
+  if (!parse_check_mode(l.run.check, mode, err, "kernel")) return std::nullopt;
   if (!vm.count("window")) return l;
   if (!l.run.timeline && !l.run.vcd) {
     err << "aicore-sim kernel: error: --window limits --timeline and --vcd; give at least one of them\n";

@@ -1,7 +1,7 @@
 // The run options of a kernel program's launches, as `aicore-sim kernel` hands them to the
 // program in $AICORE_SIM_ARGS: one argument per line, long options in --name=value form, the
 // options of `run` that apply (--config, --set, --out, --timing-only, --instr-log, --timeline,
-// --vcd, --window, -q, -v) plus --emit-trace. Both directions live here so they cannot drift.
+// --vcd, --window, --check, -q, -v) plus --emit-trace. Both directions live here so they cannot drift.
 #pragma once
 #include <iosfwd>
 #include <optional>

@@ -8,6 +8,7 @@
 
 #include "aicore/common/log.hpp"
 #include "aicore/report/stats.hpp"
+#include "check_option.hpp"
 #include "commands.hpp"
 #include "inspection.hpp"
 
@@ -39,6 +40,9 @@ int run_pipeline(const PipelineRun& run, std::ostream& out, std::ostream& err) {
     report::StatsCollector stats;
     sim.add_observer(&stats);
     Inspection inspect(a, run.window, cfg, sim);
+    CheckMode check_mode = CheckMode::Error;
+    if (!parse_check_mode(a.check, check_mode, err)) return kExitBadInput;
+    CheckSession check(check_mode, cfg, sim);
     const model::ChipSummary s = sim.run();
     if (s.late_requests)
       diag.warning(std::to_string(s.late_requests) +
@@ -49,13 +53,16 @@ int run_pipeline(const PipelineRun& run, std::ostream& out, std::ostream& err) {
     if (s.input_error) {
       err << s.input_error->what() << "\n";  // first: writing stats.json can fail too
       write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
+      check.finish(s, sim, a.out_dir, err, true);
       return kExitBadInput;
     }
     if (s.fault) {
       err << "aicore-sim: fault: " << s.fault->what() << "\n";
       write_stats(a, s, stats, cfg, "fault", s.fault->what());
+      check.finish(s, sim, a.out_dir, err);
       return kExitFault;
     }
+    check.finish(s, sim, a.out_dir, err);  // before the .expect results, which a race may explain
     const TensorOutputs tensors = run.tensor_outputs ? run.tensor_outputs(sim, diag) : TensorOutputs{};
     write_stats(a, s, stats, cfg, tensors.status == kExitOk ? "completed" : "mismatch", "");
     if (s.flags_left_set)
@@ -67,7 +74,7 @@ int run_pipeline(const PipelineRun& run, std::ostream& out, std::ostream& err) {
       inspect.announce(out);
       out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
     }
-    return tensors.status;
+    return check.status(tensors.status);
   } catch (const InputError& e) {
     err << e.what() << "\n";
     return kExitBadInput;

@@ -1,6 +1,7 @@
 // The part of `aicore-sim run` that turns a configuration and the instruction sources of a
-// kernel's cores into every output: the chip simulation, stats.json, the inspection files
-// (instr.csv, timeline.json, waves.vcd), the summary, and the exit status. `run` feeds it traces;
+// kernel's cores into every output: the chip simulation, the race/sync checker (checks.json),
+// stats.json, the inspection files (instr.csv, timeline.json, waves.vcd), the summary, and the
+// exit status. `run` feeds it traces;
 // the Ascend C front end (src/frontend) feeds it the programs a kernel recorded.
 #pragma once
 #include <functional>

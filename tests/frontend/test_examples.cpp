@@ -31,9 +31,11 @@ std::vector<std::string> apis_of(const std::string& statement) {
   if (mnemonic == "Mmad") return {"Mmad("};
   if (mnemonic == "MmadWithSparse") return {"MmadWithSparse("};
   if (mnemonic == "Fixpipe" || statement == "PipeBarrier pipe=PIPE_FIX") return {"Fixpipe"};
-  // The TPipe's own flags carry the line where it is built: for a class member, the class.
-  if (mnemonic == "SetFlag") return {"EnQue(", "FreeTensor(", "class Kernel"};
-  if (mnemonic == "WaitFlag") return {"DeQue<", "AllocTensor<", "class Kernel"};
+  // Queue calls emit flags; the TPipe's own flags carry the line where it is built: for a class
+  // member, the class. The tiled kernel sets its flags by hand.
+  if (mnemonic == "SetFlag") return {"EnQue(", "FreeTensor(", "class Kernel", "SetFlag<"};
+  if (mnemonic == "WaitFlag") return {"DeQue<", "AllocTensor<", "class Kernel", "WaitFlag<"};
+  if (statement == "PipeBarrier pipe=PIPE_M") return {"PipeBarrier<PIPE_M>"};
   return {"class Kernel"};  // the TPipe's PIPE_ALL
 }
 

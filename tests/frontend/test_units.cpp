@@ -23,7 +23,8 @@ TEST_CASE("launch options: defaults, every option, and back to text", "[units]")
 
   const std::string text =
       "--config=atlas-a3\n--out=dir with spaces\n--set=chip.cores=4\n--set=gm.read.latency_cycles=10\n"
-      "--timing-only\n--instr-log\n--timeline\n--vcd\n--window=10:20\n--quiet\n--verbose=2\n--emit-trace\n";
+      "--timing-only\n--instr-log\n--timeline\n--vcd\n--window=10:20\n--quiet\n--verbose=2\n--check=warn\n"
+      "--emit-trace\n";
   const auto o = frontend::parse_launch_options(text, err);
   INFO(err.str());
   REQUIRE(o);
@@ -33,6 +34,7 @@ TEST_CASE("launch options: defaults, every option, and back to text", "[units]")
   CHECK((o->run.timing_only && o->run.instr_log && o->run.timeline && o->run.vcd && o->run.quiet &&
          o->emit_trace));
   CHECK(o->run.verbosity == 2);
+  CHECK(o->run.check == "warn");
   CHECK(o->window.begin == 10);
   CHECK(o->window.end == 20);
   CHECK(cli::launch_args_text(*o) == text);
@@ -45,7 +47,9 @@ TEST_CASE("launch options: bad ones are refused with the reason", "[units]") {
       {"--window=5:1\n--timeline\n", "window"},
       {"--window=0:10\n", "--window limits --timeline and --vcd"},
       {"--config=no_such_preset\n", "no_such_preset"},
-      {"--verbose=x\n", "verbose"}};
+      {"--verbose=x\n", "verbose"},
+      {"--check=warm\n",
+       "aicore-sim kernel: error: --check must be error, warn or none, not 'warm'; did you mean 'warn'?"}};
   for (const auto& [text, message] : bad) {
     std::ostringstream err;
     INFO(text);

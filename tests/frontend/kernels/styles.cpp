@@ -5,7 +5,11 @@
 //                  drained before the kernel's own), manual flags
 //   queue_ok       TPipe/TQue
 //   removed_flag   static_ok without the MTE2 -> MTE1 flag pair
-//   missing_enque  queue_ok without the EnQue/DeQue of the L0A tensor
+//   missing_enque  queue_ok without the EnQue/DeQue of the L0B tensor
+//   queue_two_buffers  queue_ok three times over, A1 and B1 with two buffers each (the usual
+//                  Ascend C double-buffer loop): an EnQue reuses the event id its DeQue released
+//                  one iteration earlier, and only the FreeTensor two iterations back orders the
+//                  new SetFlag after that DeQue's WaitFlag
 // Every variant computes the right C (blocks run in program order); the broken ones race.
 #include <cstdio>
 #include <cstring>
@@ -86,42 +90,46 @@ __aicore__ inline void tbuf_style(GlobalTensor<int8_t>& aGM, GlobalTensor<int8_t
 }
 
 __aicore__ inline void queue_style(GlobalTensor<int8_t>& aGM, GlobalTensor<int8_t>& btGM,
-                                   GlobalTensor<int32_t>& cGM, bool enque_a2) {
+                                   GlobalTensor<int32_t>& cGM, bool enque_b2, int passes, int l1_buffers) {
   TPipe pipe;
   TQue<TPosition::A1, 1> qA1;
   TQue<TPosition::B1, 1> qB1;
   TQue<TPosition::A2, 1> qA2;
   TQue<TPosition::B2, 1> qB2;
   TQue<TPosition::CO1, 1> qC;
-  pipe.InitBuffer(qA1, 1, m * k);
-  pipe.InitBuffer(qB1, 1, k * n);
+  pipe.InitBuffer(qA1, l1_buffers, m * k);
+  pipe.InitBuffer(qB1, l1_buffers, k * n);
   pipe.InitBuffer(qA2, 1, m * k);
   pipe.InitBuffer(qB2, 1, k * n);
   pipe.InitBuffer(qC, 1, m * n * sizeof(int32_t));
-  LocalTensor<int8_t> a1 = qA1.AllocTensor<int8_t>(), b1 = qB1.AllocTensor<int8_t>();
-  DataCopy(a1, aGM, nd2nz(m));
-  DataCopy(b1, btGM, nd2nz(n));
-  qA1.EnQue(a1);
-  qB1.EnQue(b1);
-  a1 = qA1.DeQue<int8_t>();
-  b1 = qB1.DeQue<int8_t>();
-  LocalTensor<int8_t> a2 = qA2.AllocTensor<int8_t>(), b2 = qB2.AllocTensor<int8_t>();
-  LoadData(a2, a1, {0, 1, 0, 0, 0, false, 0});  // mark: queue_load_a
-  LoadData(b2, b1, {0, 1, 0, 0, 0, false, 0});
-  if (enque_a2) qA2.EnQue(a2);
-  qB2.EnQue(b2);
-  qA1.FreeTensor(a1);
-  qB1.FreeTensor(b1);
-  if (enque_a2) a2 = qA2.DeQue<int8_t>();
-  b2 = qB2.DeQue<int8_t>();
-  LocalTensor<int32_t> c1 = qC.AllocTensor<int32_t>();
-  Mmad(c1, a2, b2, {m, n, k, 0, false, true});  // mark: queue_mmad
-  qC.EnQue(c1);
-  qA2.FreeTensor(a2);
-  qB2.FreeTensor(b2);
-  c1 = qC.DeQue<int32_t>();
-  Fixpipe(cGM, c1, {n, m, m, n, false});
-  qC.FreeTensor(c1);
+  for (int pass = 0; pass < passes; ++pass) {
+    LocalTensor<int8_t> a1 = qA1.AllocTensor<int8_t>();
+    DataCopy(a1, aGM, nd2nz(m));
+    qA1.EnQue(a1);  // mark: queue_enque_a1
+    LocalTensor<int8_t> b1 = qB1.AllocTensor<int8_t>();
+    DataCopy(b1, btGM, nd2nz(n));
+    qB1.EnQue(b1);
+    a1 = qA1.DeQue<int8_t>();  // mark: queue_deque_a1
+    LocalTensor<int8_t> a2 = qA2.AllocTensor<int8_t>();
+    LoadData(a2, a1, {0, 1, 0, 0, 0, false, 0});
+    qA2.EnQue(a2);
+    qA1.FreeTensor(a1);
+    b1 = qB1.DeQue<int8_t>();
+    LocalTensor<int8_t> b2 = qB2.AllocTensor<int8_t>();
+    LoadData(b2, b1, {0, 1, 0, 0, 0, false, 0});  // mark: queue_load_b
+    if (enque_b2) qB2.EnQue(b2);
+    qB1.FreeTensor(b1);
+    a2 = qA2.DeQue<int8_t>();
+    if (enque_b2) b2 = qB2.DeQue<int8_t>();
+    LocalTensor<int32_t> c1 = qC.AllocTensor<int32_t>();
+    Mmad(c1, a2, b2, {m, n, k, 0, false, true});  // mark: queue_mmad
+    qC.EnQue(c1);
+    qA2.FreeTensor(a2);
+    qB2.FreeTensor(b2);
+    c1 = qC.DeQue<int32_t>();
+    Fixpipe(cGM, c1, {n, m, m, n, false});
+    qC.FreeTensor(c1);
+  }
 }
 
 extern "C" __global__ __aicore__ void styles(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
@@ -134,7 +142,8 @@ extern "C" __global__ __aicore__ void styles(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
     static_style(aGM, btGM, cGM, g_variant == "static_ok");
   if (g_variant == "tbuf_ok") tbuf_style(aGM, btGM, cGM);
   if (g_variant == "queue_ok" || g_variant == "missing_enque")
-    queue_style(aGM, btGM, cGM, g_variant == "queue_ok");
+    queue_style(aGM, btGM, cGM, g_variant == "queue_ok", 1, 1);
+  if (g_variant == "queue_two_buffers") queue_style(aGM, btGM, cGM, true, 3, 2);
 }
 
 int32_t main(int32_t argc, char* argv[]) {
