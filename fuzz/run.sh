@@ -17,7 +17,7 @@ root=$PWD
 seconds=${1:-25}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(trace_reader config npy sim manifest study calib_data)
+((${#targets[@]})) || targets=(trace_reader config npy sim manifest study calib_data launch_args)
 B=${AICORE_FUZZ_BUILD:-build/fuzz}
 jobs=${FUZZ_JOBS:-1}
 
@@ -28,7 +28,7 @@ cmake --build "$B" -j"$(nproc 2>/dev/null || echo 2)" --target "${targets[@]/#/f
 # Seeds, gathered fresh each run into $B/seeds/<target>.
 seeds=$B/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{trace_reader,config,npy,sim,manifest,study,calib_data}
+mkdir -p "$seeds"/{trace_reader,config,npy,sim,manifest,study,calib_data,launch_args}
 for t in traces/*/*.trace tests/trace/data/*.trace fuzz/seeds/trace/*.trace; do
   [ -f "$t" ] || continue
   cp "$t" "$seeds/trace_reader/$(basename "$(dirname "$t")")_$(basename "$t")"
@@ -41,6 +41,7 @@ cp "$seeds"/trace_reader/* "$seeds/sim/"
 cp configs/*.yaml fuzz/seeds/config/* "$seeds/config/"
 cp fuzz/seeds/manifest/* traces/*/kernel.yaml "$seeds/manifest/" 2>/dev/null || true
 cp studies/*.yaml fuzz/seeds/study/*.yaml "$seeds/study/"
+cp fuzz/seeds/launch_args/* "$seeds/launch_args/"
 for c in tests/catalogue/cases/sweep_*.case; do
   awk '/^== s\.yaml$/ {on = 1; next} /^==/ {on = 0} on' "$c" >"$seeds/study/catalogue_$(basename "$c" .case).yaml"
 done
@@ -53,9 +54,10 @@ for n in tests/trace/data/*.npy traces/seed_*/*.npy fuzz/seeds/npy/*.npy; do
 done
 
 declare -A max_len=([trace_reader]=8192 [config]=8192 [npy]=4096 [sim]=8192 [manifest]=2048 [study]=4096
-                  [calib_data]=4096)
+                  [calib_data]=4096 [launch_args]=1024)
 declare -A dict=([trace_reader]=fuzz/trace.dict [config]=fuzz/config.dict [npy]=fuzz/npy.dict [sim]=fuzz/trace.dict
-                 [manifest]=fuzz/manifest.dict [study]=fuzz/study.dict [calib_data]=fuzz/calib_data.dict)
+                 [manifest]=fuzz/manifest.dict [study]=fuzz/study.dict [calib_data]=fuzz/calib_data.dict
+                 [launch_args]=fuzz/launch_args.dict)
 failed=()
 for t in "${targets[@]}"; do
   corpus=$B/corpus/$t

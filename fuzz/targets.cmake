@@ -1,7 +1,7 @@
 # The fuzz targets and the libraries each links. Included by fuzz/CMakeLists.txt (libFuzzer
 # builds) and tests/fuzz_regress/CMakeLists.txt (the same targets with a replay main, run by CTest).
 set(AICORE_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(AICORE_FUZZ_TARGETS trace_reader config npy sim manifest study calib_data)
+set(AICORE_FUZZ_TARGETS trace_reader config npy sim manifest study calib_data launch_args)
 set(AICORE_FUZZ_LIBS_trace_reader aicore_trace)
 set(AICORE_FUZZ_LIBS_config aicore_config)
 set(AICORE_FUZZ_LIBS_npy aicore_trace)
@@ -9,6 +9,7 @@ set(AICORE_FUZZ_LIBS_sim aicore_report aicore_check aicore_config)
 set(AICORE_FUZZ_LIBS_manifest aicore_trace)
 set(AICORE_FUZZ_LIBS_study aicore_sweep)
 set(AICORE_FUZZ_LIBS_calib_data aicore_calib)
+set(AICORE_FUZZ_LIBS_launch_args aicore_frontend)
 
 # aicore_fuzz_target(NAME TARGET [MAIN file]): an executable of fuzz target TARGET.
 function(aicore_fuzz_target name target)

@@ -20,7 +20,7 @@ void add_check_option(po::options_description& opts, std::string& value) {
                      "only) or none");
 }
 
-bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& err) {
+bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& err, const char* command) {
   static const std::vector<std::string> names = {"error", "warn", "none"};
   for (size_t i = 0; i < names.size(); ++i)
     if (value == names[i]) {
@@ -28,7 +28,7 @@ bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& e
       return true;
     }
   const std::string near = nearest_word(value, names);
-  err << "aicore-sim run: error: --check must be error, warn or none, not '" << value << "'"
+  err << "aicore-sim " << command << ": error: --check must be error, warn or none, not '" << value << "'"
       << (near.empty() ? "" : "; did you mean '" + near + "'?") << "\n";
   return false;
 }

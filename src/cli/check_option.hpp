@@ -17,8 +17,9 @@ enum class CheckMode { Error, Warn, None };
 
 // Adds --check to `opts`, its value going to `value`.
 void add_check_option(po::options_description& opts, std::string& value);
-// The mode --check names; false, with a message on err, for anything else.
-bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& err);
+// The mode --check names; false, with a message on err (from `command`), for anything else.
+bool parse_check_mode(const std::string& value, CheckMode& mode, std::ostream& err,
+                      const char* command = "run");
 
 class CheckSession {
  public:

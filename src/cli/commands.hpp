@@ -15,6 +15,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 int config_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sweep_worker_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int kernel_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int validate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -23,5 +24,6 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 // What each command's --help shows; the top-level help is made of these.
 CommandHelp run_help();
 CommandHelp config_help();
+CommandHelp kernel_help();
 
 }  // namespace aicore::cli

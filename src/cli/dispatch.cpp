@@ -28,10 +28,11 @@ std::string command_entry(const std::string& synopsis, const std::string& summar
 
 // The top-level help, made of the commands' own help descriptions.
 std::string usage() {
-  const CommandHelp run = run_help(), config = config_help();
+  const CommandHelp run = run_help(), config = config_help(), kernel = kernel_help();
   return std::string("usage: ") + kProgram + " <command> [options]\n" +
          "Cycle-approximate simulator of one Ascend AI Core (Cube side, Atlas A2/A3)\n\ncommands:\n" +
          command_entry(run.synopsis, run.summary, run.options) +
+         command_entry(kernel.synopsis, kernel.summary, "") +
          command_entry(config.synopsis, config.summary, config.options) +
          command_entry(gen::gen_synopsis(), gen::gen_summary(), "") +
          command_entry(gen::densify_synopsis(), gen::densify_summary(), "") +
@@ -61,6 +62,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   const std::string& cmd = args[0];
   if (cmd == "run") return run_command(rest, out, err);
   if (cmd == "config") return config_command(rest, out, err);
+  if (cmd == "kernel") return kernel_command(rest, out, err);
   if (cmd == "densify") return gen::densify_main(rest, out, err, kProgram);
   if (cmd == "gen") return gen::gen_main(rest, out, err, kProgram);
   if (cmd == "sweep") return sweep_command(rest, out, err);
@@ -72,7 +74,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     out << kVersion << "\n";
     return kExitOk;
   }
-  static const std::array<std::string, 8> kCommands = {"run",   "config", "densify",   "gen",
+  static const std::array<std::string, 9> kCommands = {"run",   "kernel", "config",    "densify", "gen",
                                                        "sweep", "diff",   "calibrate", "validate"};
   const std::string near = nearest_word(cmd, kCommands);
   err << kProgram << ": error: unknown command '" << cmd << "'"

@@ -1,27 +1,22 @@
 // `aicore-sim run`: trace in; stats.json (always), instr.csv (--instr-log), timeline.json
 // (--timeline), waves.vcd (--vcd), .out files, and .expect checks out; exit status per
 // docs/cli.md.
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <ostream>
 
 #include "aicore/common/log.hpp"
 #include "aicore/config/loader.hpp"
-#include "aicore/model/chip.hpp"
 #include "aicore/model/trace_source.hpp"
-#include "aicore/report/stats.hpp"
 #include "aicore/report/window.hpp"
 #include "aicore/trace/manifest.hpp"
 #include "check_option.hpp"
 #include "commands.hpp"
 #include "diagnostics.hpp"
-#include "inspection.hpp"
 #include "load_config.hpp"
 #include "options.hpp"
 #include "run_args.hpp"
+#include "run_pipeline.hpp"
 #include "tensor_outputs.hpp"
 
 namespace aicore::cli {
@@ -59,17 +54,6 @@ po::options_description run_options(RunArgs& a) {
                                      "diagnostics on stderr: -v info, -v 2 every instruction as it runs")(
       "help,h", po::bool_switch(&a.help), "this help");
   return o;
-}
-
-void write_stats(const RunArgs& a, const model::ChipSummary& s, const report::StatsCollector& c,
-                 const config::Config& cfg, const std::string& status, const std::string& message) {
-  report::RunInfo info{a.trace, a.timing_only, status, message};
-  const std::string path = (fs::path(a.out_dir) / "stats.json").string();
-  std::ofstream f(path);
-  if (!f)
-    throw InputError(SourceLoc{path, 0, 0}, std::string("cannot create stats.json: ") + std::strerror(errno));
-  f << report::stats_json(s, c, cfg, info).dump(2) << "\n";
-  if (!f.flush()) throw InputError(SourceLoc{path, 0, 0}, "cannot write stats.json (disk full?)");
 }
 
 // Parses the command line into `a`; returns an exit status when the command is done already
@@ -157,47 +141,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       throw InputError(SourceLoc{a.out_dir, 0, 0}, "cannot create the output directory: " + ec.message());
 
     const auto sources = open_sources(a.trace, cfg);
-    std::vector<model::InstructionSource*> cores;
-    for (const auto& src : sources) cores.push_back(src.get());
-    model::Chip sim(cfg, cores, a.timing_only);
-    report::StatsCollector stats;
-    sim.add_observer(&stats);
-    Inspection inspect(a, window, cfg, sim);
-    CheckMode check_mode = CheckMode::Error;
-    parse_check_mode(a.check, check_mode, err);  // validated by parse_run
-    CheckSession check(check_mode, cfg, sim);
-    const model::ChipSummary s = sim.run();
-    if (s.late_requests)
-      diag.warning(std::to_string(s.late_requests) +
-                   " shared-resource request(s) came after their cycle (the model's time-order rule was "
-                   "broken; their timing is approximate)");
-    log().info("run ended at cycle {} after {} instructions", s.cycles, s.instructions);
-    inspect.finish(s.cycles, diag);
-    if (s.input_error) {
-      err << s.input_error->what() << "\n";  // first: writing stats.json can fail too
-      write_stats(a, s, stats, cfg, "input_error", s.input_error->what());
-      check.finish(s, sim, a.out_dir, err, true);
-      return kExitBadInput;
-    }
-    if (s.fault) {
-      err << "aicore-sim: fault: " << s.fault->what() << "\n";
-      write_stats(a, s, stats, cfg, "fault", s.fault->what());
-      check.finish(s, sim, a.out_dir, err);
-      return kExitFault;
-    }
-    check.finish(s, sim, a.out_dir, err);  // before the .expect results, which a race may explain
-    const TensorOutputs tensors = finish_tensor_outputs(a, sim, sources, err, diag);
-    write_stats(a, s, stats, cfg, tensors.status == kExitOk ? "completed" : "mismatch", "");
-    if (s.flags_left_set)
-      diag.warning(std::to_string(s.flags_left_set) + " flag(s) left set at the end of the trace");
-    if (!a.quiet) {
-      for (const std::string& line : tensors.results) out << line << "\n";
-      out << report::summary_text(s, stats, cfg);
-      for (const std::string& path : tensors.written) out << "wrote " << path << "\n";
-      inspect.announce(out);
-      out << "wrote " << (fs::path(a.out_dir) / "stats.json").string() << "\n";
-    }
-    return check.status(tensors.status);
+    PipelineRun run;
+    run.args = &a;
+    run.window = window;
+    run.cfg = &cfg;
+    for (const auto& src : sources) run.sources.push_back(src.get());
+    run.tensor_outputs = [&](const model::Chip& sim, Diagnostics& d) {
+      return finish_tensor_outputs(a, sim, sources, err, d);
+    };
+    return run_pipeline(run, out, err);
   } catch (const InputError& e) {
     err << e.what() << "\n";
     return kExitBadInput;

@@ -1,0 +1,46 @@
+// What the Ascend C headers (include/ascendc) call: the per-block state of the kernel being run.
+// Each intrinsic becomes one isa instruction, checked against the block's memories, executed on
+// them at once (so GetValue and the host's result checks see real data) and appended to the
+// block's program, which the launch then simulates for timing (frontend/launch.hpp).
+//
+// Misuse found while the kernel runs is a KernelError naming the call site; the launch reports it
+// and ends the program with exit status 3.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "aicore/frontend/call_site.hpp"
+#include "aicore/isa/instructions.hpp"
+#include "ascendc/detail/enums.hpp"
+
+namespace aicore::frontend {
+
+class KernelError : public std::runtime_error {
+ public:
+  // what() is "FILE:LINE: error: API: MESSAGE".
+  KernelError(CallSite site, const std::string& api, const std::string& message);
+};
+[[noreturn]] void fail(CallSite site, const std::string& api, const std::string& message);
+
+// True while a block of a launch runs (the APIs below need one).
+bool in_kernel();
+int64_t block_idx();
+int64_t block_num();
+
+// The on-chip memory behind a position, or a KernelError naming `api` for positions that are not
+// addressable on the Cube core (GM, UB, the bias table, the fixpipe buffer).
+isa::Space space_of(AscendC::TPosition pos, CallSite site, const char* api);
+// Bytes of an on-chip memory in the configuration the kernel runs with.
+uint64_t space_bytes(isa::Space s);
+// Host pointer to `bytes` bytes at `offset` of the current block's memory `s` (KernelError if the
+// range is outside it).
+uint8_t* local_bytes(isa::Space s, uint64_t offset, uint64_t bytes, CallSite site, const char* api);
+// The GM operand for host address p, which must lie in a GmAlloc buffer.
+isa::Addr gm_address(const void* p, CallSite site, const char* api);
+
+// Checks op against the block's memories, executes it (unless the run is timing-only) and
+// records it at `site`. Faults of the isa/semantics layers become KernelErrors naming `api`.
+void issue(const isa::Op& op, CallSite site, const char* api);
+
+}  // namespace aicore::frontend

@@ -1,0 +1,266 @@
+// The Cube intrinsics of arch 2201: DataCopy GM -> L1 (DataCopyParams, element count, Nd2NzParams),
+// LoadData 2D (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
+// (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
+// (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
+// records one instruction at the caller's line. The overloads not supported yet are in
+// unsupported.hpp.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "aicore/frontend/pipe_core.hpp"
+#include "aicore/frontend/runtime.hpp"
+#include "ascendc/detail/params.hpp"
+#include "ascendc/detail/soft_float.hpp"
+#include "ascendc/detail/tensor.hpp"
+
+namespace AscendC {
+
+using aicore::frontend::CallSite;
+
+namespace detail {
+
+template <class T>
+struct unsupported : std::false_type {};
+
+using aicore::isa::DType;
+using aicore::isa::Space;
+
+// Element type -> isa dtype (Int32 stands for "no Cube input type" where that matters).
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same<T, half>::value) return DType::Half;
+  if constexpr (std::is_same<T, bfloat16_t>::value) return DType::BF16;
+  if constexpr (std::is_same<T, float>::value) return DType::Float;
+  if constexpr (sizeof(T) == 4) return DType::Int32;
+  return DType::Int8;
+}
+
+template <class T>
+aicore::isa::Addr operand(const LocalTensor<T>& t, Space want1, Space want2, const char* what, CallSite site,
+                          const char* api) {
+  const aicore::isa::Addr a = t.address(site, api);
+  if (a.space != want1 && a.space != want2) {
+    std::string want = aicore::isa::to_string(want1);
+    if (want2 != want1) want += std::string(" or ") + aicore::isa::to_string(want2);
+    aicore::frontend::fail(
+        site, api,
+        std::string(what) + " must be a tensor in " + want + ", not " + aicore::isa::to_string(a.space));
+  }
+  return a;
+}
+
+template <class T>
+aicore::isa::Addr gm_operand(const GlobalTensor<T>& t, CallSite site, const char* api) {
+  return aicore::frontend::gm_address(t.GetPhyAddr(), site, api);
+}
+
+// The dense Mmad input type of (dst, fm, filter), or Int32 when the triple is not supported.
+template <class T, class U, class S>
+constexpr DType mmad_dtype() {
+  if constexpr (std::is_same<T, int32_t>::value && std::is_same<U, int8_t>::value &&
+                std::is_same<S, int8_t>::value)
+    return DType::Int8;
+  if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value && std::is_same<S, half>::value)
+    return DType::Half;
+  if constexpr (std::is_same<T, float>::value && std::is_same<U, bfloat16_t>::value &&
+                std::is_same<S, bfloat16_t>::value)
+    return DType::BF16;
+  return DType::Int32;
+}
+
+template <class Op>
+void fill_mmad(Op& op, const MmadParams& p, CallSite site, const char* api) {
+  if (p.kDirectionAlign) aicore::frontend::fail(site, api, "kDirectionAlign = true is not modelled yet");
+  op.m = p.m;
+  op.n = p.n;
+  op.k = p.k;
+  op.isBias = p.isBias;
+  op.cmatrixInitVal = p.cmatrixInitVal;
+  op.cmatrixSource = p.cmatrixSource;
+  op.unitFlag = p.unitFlag;
+}
+
+}  // namespace detail
+
+// ---- DataCopy: GM -> L1 ------------------------------------------------------------------------
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
+              CallSite site = CallSite::here()) {
+  const char* api = "DataCopy";
+  aicore::isa::DataCopy op;
+  op.dst = detail::operand(dst, detail::Space::L1, detail::Space::L1, "dst", site, api);
+  op.src = detail::gm_operand(src, site, api);
+  op.blockCount = params.blockCount;
+  op.blockLen = params.blockLen;
+  op.srcGap = params.srcGap;
+  op.dstGap = params.dstGap;
+  aicore::frontend::issue(op, site, api);
+}
+
+// `count` elements in one block run; the bytes must be whole 32-byte blocks.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+              CallSite site = CallSite::here()) {
+  const uint64_t bytes = uint64_t{count} * sizeof(T);
+  if (bytes % 32 != 0 || bytes / 32 > 65535)
+    aicore::frontend::fail(site, "DataCopy",
+                           "count " + std::to_string(count) + " x " + std::to_string(sizeof(T)) +
+                               " bytes must be a whole number of 32-byte blocks, at most 65535 of them");
+  DataCopy(dst, src, DataCopyParams(1, static_cast<uint16_t>(bytes / 32), 0, 0), site);
+}
+
+template <typename T, bool enableSmallC0 = false>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& params,
+              CallSite site = CallSite::here()) {
+  static_assert(!enableSmallC0, "DataCopy ND2NZ with enableSmallC0 is not supported yet by aicore-sim");
+  const char* api = "DataCopy (Nd2NzParams)";
+  aicore::isa::DataCopyNd2Nz op;
+  op.dst = detail::operand(dst, detail::Space::L1, detail::Space::L1, "dst", site, api);
+  op.src = detail::gm_operand(src, site, api);
+  op.dtype = detail::dtype_of<T>();
+  op.ndNum = params.ndNum;
+  op.nValue = params.nValue;
+  op.dValue = params.dValue;
+  op.srcNdMatrixStride = params.srcNdMatrixStride;
+  op.srcDValue = params.srcDValue;
+  op.dstNzC0Stride = params.dstNzC0Stride;
+  op.dstNzNStride = params.dstNzNStride;
+  op.dstNzMatrixStride = params.dstNzMatrixStride;
+  aicore::frontend::issue(op, site, api);
+}
+
+// ---- LoadData: L1 -> L0A / L0B -----------------------------------------------------------------
+
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& params,
+              CallSite site = CallSite::here()) {
+  static_assert(sizeof(T) <= 2 && !std::is_same<T, float>::value,
+                "LoadData: aicore-sim supports int8, uint8, half and bfloat16_t tensors");
+  const char* api = "LoadData";
+  aicore::isa::LoadData op;
+  op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
+  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+  op.dtype = sizeof(T) == 1 ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
+  op.startIndex = params.startIndex;
+  op.repeatTimes = params.repeatTimes;
+  op.srcStride = params.srcStride;
+  op.dstGap = params.dstGap;
+  op.ifTranspose = params.ifTranspose;
+  op.sid = params.sid;
+  op.addrMode = params.addrMode;
+  aicore::frontend::issue(op, site, api);
+}
+
+// Dense 4:2 weights to L0B and their indexes to the hidden index buffer; only startIndex and
+// repeatTimes are used (the other fields must be 0).
+template <typename T = int8_t, typename U = uint8_t>
+void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<U>& idx,
+                        const LoadData2dParams& params, CallSite site = CallSite::here()) {
+  static_assert(std::is_same<T, int8_t>::value && std::is_same<U, uint8_t>::value,
+                "LoadDataWithSparse takes int8_t weights and uint8_t indexes");
+  const char* api = "LoadDataWithSparse";
+  aicore::isa::LoadDataWithSparse op;
+  op.dst = detail::operand(dst, detail::Space::L0B, detail::Space::L0B, "dst", site, api);
+  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+  op.idx = detail::operand(idx, detail::Space::L1, detail::Space::L1, "idx", site, api);
+  op.startIndex = params.startIndex;
+  op.repeatTimes = params.repeatTimes;
+  op.srcStride = params.srcStride;
+  op.dstGap = params.dstGap;
+  op.ifTranspose = params.ifTranspose;
+  op.sid = params.sid;
+  op.addrMode = params.addrMode;
+  aicore::frontend::issue(op, site, api);
+}
+
+// ---- Mmad, MmadWithSparse -----------------------------------------------------------------------
+
+template <typename T, typename U, typename S>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+          const MmadParams& params, CallSite site = CallSite::here()) {
+  constexpr aicore::isa::DType dtype = detail::mmad_dtype<T, U, S>();
+  static_assert(
+      dtype != aicore::isa::DType::Int32,
+      "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (float, half, half) and (float, bfloat16_t, "
+      "bfloat16_t) as (dst, fm, filter); float x float and int4 are not supported yet");
+  const char* api = "Mmad";
+  aicore::isa::Mmad op;
+  op.dst = detail::operand(dst, detail::Space::L0C, detail::Space::L0C, "dst", site, api);
+  op.fm = detail::operand(fm, detail::Space::L0A, detail::Space::L0A, "fm", site, api);
+  op.filter = detail::operand(filter, detail::Space::L0B, detail::Space::L0B, "filter", site, api);
+  op.dtype = dtype;
+  detail::fill_mmad(op, params, site, api);
+  aicore::frontend::issue(op, site, api);
+}
+
+// With a bias: a bias in CO1 is the initial C, so it must be the destination itself (C += A x B);
+// a bias in C2 (the bias table) is not modelled yet.
+template <typename T, typename U, typename S, typename V>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+          const LocalTensor<V>& bias, const MmadParams& params, CallSite site = CallSite::here()) {
+  const char* api = "Mmad (bias)";
+  if (bias.GetPosition() != TPosition::CO1)
+    aicore::frontend::fail(site, api,
+                           "a bias in the bias table (C2) is not modelled yet; only a CO1 bias is");
+  if (bias.byte_addr() != dst.byte_addr())
+    aicore::frontend::fail(site, api,
+                           "a CO1 bias must be the destination itself (C += A x B): bias at " +
+                               std::to_string(bias.byte_addr()) + ", dst at " +
+                               std::to_string(dst.byte_addr()));
+  MmadParams p = params;
+  p.cmatrixInitVal = false;
+  p.cmatrixSource = false;
+  Mmad(dst, fm, filter, p, site);
+}
+
+template <typename T = int32_t, typename U = int8_t>
+void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<U>& filter,
+                    const MmadParams& params, CallSite site = CallSite::here()) {
+  static_assert(std::is_same<T, int32_t>::value && std::is_same<U, int8_t>::value,
+                "MmadWithSparse takes an int32_t dst and int8_t fm and filter");
+  const char* api = "MmadWithSparse";
+  aicore::isa::MmadWithSparse op;
+  op.dst = detail::operand(dst, detail::Space::L0C, detail::Space::L0C, "dst", site, api);
+  op.fm = detail::operand(fm, detail::Space::L0A, detail::Space::L0A, "fm", site, api);
+  op.filter = detail::operand(filter, detail::Space::L0B, detail::Space::L0B, "filter", site, api);
+  detail::fill_mmad(op, params, site, api);
+  aicore::frontend::issue(op, site, api);
+}
+
+// ---- Fixpipe: L0C -> GM ---------------------------------------------------------------------------
+
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& params,
+             CallSite site = CallSite::here()) {
+  static_assert(
+      config.format == CO2Layout::ROW_MAJOR,
+      "Fixpipe with CFG_NZ or CFG_COLUMN_MAJOR is not supported yet by aicore-sim (CFG_ROW_MAJOR is)");
+  static_assert(
+      std::is_same<T, U>::value && (std::is_same<T, int32_t>::value || std::is_same<T, float>::value),
+      "Fixpipe: aicore-sim writes int32_t or float cells as they are (dst and src of one type); "
+      "conversions such as F322F16 or int8 requantisation are not supported yet");
+  const char* api = "Fixpipe";
+  if (params.quantPre != QuantMode_t::NoQuant)
+    aicore::frontend::fail(site, api, "quantPre other than NoQuant is not supported yet");
+  if (params.isChannelSplit) aicore::frontend::fail(site, api, "isChannelSplit is not supported yet");
+  aicore::isa::Fixpipe op;
+  op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
+  op.dst = detail::gm_operand(dst, site, api);
+  op.dtype = std::is_same<T, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
+  op.nSize = params.nSize;
+  op.mSize = params.mSize;
+  op.srcStride = params.srcStride;
+  op.dstStride = params.dstStride;
+  op.ndNum = params.ndNum;
+  op.srcNdStride = params.srcNdStride;
+  op.dstNdStride = params.dstNdStride;
+  op.reluEn = params.reluEn;
+  // The library drains the FIX pipe before every L0C -> GM copy.
+  aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api);
+  aicore::frontend::issue(op, site, api);
+}
+
+}  // namespace AscendC

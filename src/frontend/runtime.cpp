@@ -1,0 +1,169 @@
+#include "aicore/frontend/runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "aicore/common/error.hpp"
+#include "aicore/common/source_files.hpp"
+#include "aicore/isa/check.hpp"
+#include "aicore/semantics/execute.hpp"
+#include "state.hpp"
+
+namespace aicore::frontend {
+
+namespace {
+
+Launch*& launch_slot() {
+  static Launch* l = nullptr;
+  return l;
+}
+
+std::string where(CallSite site) {
+  return std::string(site.file) + ":" + std::to_string(site.line);
+}
+
+FileId file_id(Launch& l, const char* file) {
+  const auto it = l.files.find(file);
+  if (it != l.files.end()) return it->second;
+  const FileId id = intern_source_file(file);
+  l.files.emplace(file, id);
+  return id;
+}
+
+bool is_sync(const isa::Op& op) {
+  return std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op) ||
+         std::holds_alternative<isa::PipeBarrier>(op);
+}
+
+}  // namespace
+
+KernelError::KernelError(CallSite site, const std::string& api, const std::string& message)
+    : std::runtime_error(where(site) + ": error: " + api + ": " + message) {}
+
+void fail(CallSite site, const std::string& api, const std::string& message) {
+  KernelError e(site, api, message);
+  if (current_launch()) throw e;
+  // Outside a launch (host code) nothing would catch it: report and stop here.
+  std::fflush(stdout);
+  std::cout.flush();
+  std::cerr << e.what() << std::endl;
+  std::exit(3);
+}
+
+Launch* current_launch() {
+  return launch_slot();
+}
+void set_current_launch(Launch* l) {
+  launch_slot() = l;
+}
+
+Launch& need_block(CallSite site, const char* api) {
+  Launch* l = current_launch();
+  if (!l || !l->block)
+    fail(site, api, "called outside a kernel (only a kernel launched by ICPU_RUN_KF may call it)");
+  return *l;
+}
+
+Block::Block(uint32_t i, const config::Buffers& b)
+    : index(i),
+      l1(b.l1_bytes),
+      l0a(b.l0a_bytes),
+      l0b(b.l0b_bytes),
+      l0c(b.l0c_bytes),
+      sparse_index(b.sparse_index_bytes) {
+  view.attach(isa::Space::L1, l1.data(), l1.size());
+  view.attach(isa::Space::L0A, l0a.data(), l0a.size());
+  view.attach(isa::Space::L0B, l0b.data(), l0b.size());
+  view.attach(isa::Space::L0C, l0c.data(), l0c.size());
+  view.attach(isa::Space::SparseIndex, sparse_index.data(), sparse_index.size());
+  const GmRegistry& gm = gm_registry();
+  for (uint32_t id = 0; id < gm.regions.size(); ++id)
+    view.attach_gm(id, gm.regions[id].live ? gm.regions[id].data : nullptr,
+                   gm.regions[id].live ? gm.regions[id].bytes : 0);
+}
+
+bool in_kernel() {
+  return current_launch() && current_launch()->block;
+}
+int64_t block_idx() {
+  return in_kernel() ? current_launch()->block->index : 0;
+}
+int64_t block_num() {
+  return current_launch() ? current_launch()->blocks : 1;
+}
+
+isa::Space space_of(AscendC::TPosition pos, CallSite site, const char* api) {
+  using AscendC::Hardware;
+  switch (AscendC::GetPhyType(pos)) {
+    case Hardware::L1:
+      return isa::Space::L1;
+    case Hardware::L0A:
+      return isa::Space::L0A;
+    case Hardware::L0B:
+      return isa::Space::L0B;
+    case Hardware::L0C:
+      return isa::Space::L0C;
+    case Hardware::GM:
+      fail(site, api, "the tensor's position is GM (CO2 is GM on arch 2201): use a GlobalTensor");
+    case Hardware::UB:
+      fail(site, api, "the tensor's position is in UB, which only the Vector cores (AIV) have");
+    case Hardware::BIAS:
+      fail(site, api, "the bias table (position C2) is not modelled yet");
+    case Hardware::FIXBUF:
+      fail(site, api, "the fixpipe buffer (position C2PIPE2GM) is not modelled yet");
+    default:
+      fail(site, api, "the tensor has no position (a default-constructed LocalTensor?)");
+  }
+}
+
+uint64_t space_bytes(isa::Space s) {
+  const Launch* l = current_launch();
+  if (!l) return 0;
+  const config::Buffers& b = l->cfg->buffers;
+  switch (s) {
+    case isa::Space::L1:
+      return b.l1_bytes;
+    case isa::Space::L0A:
+      return b.l0a_bytes;
+    case isa::Space::L0B:
+      return b.l0b_bytes;
+    case isa::Space::L0C:
+      return b.l0c_bytes;
+    case isa::Space::SparseIndex:
+      return b.sparse_index_bytes;
+    default:
+      return 0;
+  }
+}
+
+uint8_t* local_bytes(isa::Space s, uint64_t offset, uint64_t bytes, CallSite site, const char* api) {
+  Launch& l = need_block(site, api);
+  const uint64_t size = space_bytes(s);
+  if (offset > size || bytes > size - offset)
+    fail(site, api,
+         "bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes) + " run past the end of " +
+             isa::to_string(s) + " (" + std::to_string(size) + " bytes)");
+  return l.block->view.ptr(s, 0, offset);
+}
+
+void issue(const isa::Op& op, CallSite site, const char* api) {
+  Launch& l = need_block(site, api);
+  Block& b = *l.block;
+  try {
+    if (l.timing_only || is_sync(op))
+      isa::check(op, b.view.limits());
+    else
+      sem::execute(op, b.view);
+  } catch (const Fault& f) {
+    fail(site, api, f.what());
+  }
+  isa::Instruction in;
+  in.op = op;
+  in.index = b.program.size();
+  in.line = site.line;
+  in.file = file_id(l, site.file);
+  b.program.push_back(std::move(in));
+}
+
+}  // namespace aicore::frontend

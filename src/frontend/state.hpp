@@ -1,0 +1,60 @@
+// The front end's process-wide state, private to src/frontend: the GM buffers the host allocated,
+// and the launch (and block) that is running, if any.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "aicore/config/config.hpp"
+#include "aicore/frontend/call_site.hpp"
+#include "aicore/isa/instructions.hpp"
+#include "aicore/semantics/memory.hpp"
+
+namespace aicore::frontend {
+
+// One GmAlloc buffer. Its id (its index in GmRegistry::regions) is its tensor number in the
+// instructions recorded while it lives.
+struct GmRegion {
+  uint8_t* data = nullptr;
+  uint64_t bytes = 0;
+  bool live = false;
+};
+
+struct GmRegistry {
+  std::vector<GmRegion> regions;
+  std::map<uintptr_t, uint32_t> by_address;  // live regions by start address
+  // The live region holding [p, p+1), or -1.
+  int64_t find(const void* p) const;
+};
+GmRegistry& gm_registry();
+
+// A block's on-chip memories (zeroed) and the program it has recorded so far.
+struct Block {
+  Block(uint32_t index, const config::Buffers& b);
+  uint32_t index;
+  std::vector<uint8_t> l1, l0a, l0b, l0c, sparse_index;
+  sem::MemoryView view;
+  std::vector<isa::Instruction> program;
+};
+
+struct Launch {
+  std::string kernel;
+  uint32_t blocks = 1;
+  const config::Config* cfg = nullptr;
+  bool timing_only = false;                             // check instructions, compute nothing
+  std::unique_ptr<Block> block;                         // the running block
+  std::vector<std::vector<isa::Instruction>> programs;  // finished blocks
+  std::unordered_map<const char*, FileId> files;        // call-site file -> interned id
+  uint32_t allocators_alive[8] = {};                    // LocalMemAllocator per Hardware
+};
+// The running launch, or null.
+Launch* current_launch();
+void set_current_launch(Launch* l);
+
+// The running launch with a block, or a KernelError naming `api` (called outside a kernel).
+Launch& need_block(CallSite site, const char* api);
+
+}  // namespace aicore::frontend

@@ -1,0 +1,33 @@
+// Calls of Ascend C APIs the front end does not support yet: each must fail to compile with a
+// message naming the API (test_kernel_command.cpp compiles this file once and reads them all).
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
+  GlobalTensor<half> gh;
+  GlobalTensor<float> gf;
+  gh.SetGlobalBuffer((__gm__ half*)a);
+  gf.SetGlobalBuffer((__gm__ float*)a);
+  LocalTensor<half> l1(TPosition::A1, 0, 256), l0a(TPosition::A2, 0, 256);
+  LocalTensor<float> f0a(TPosition::A2, 0, 256), f0b(TPosition::B2, 0, 256), c(TPosition::CO1, 0, 256);
+  LoadDataWithTranspose(l0a, l1, LoadData2dTransposeParams{});
+  LoadData(l0a, gh, LoadData2DParams{});
+  LoadData(l0a, l1, LoadData3DParamsV2<half>{});
+  DataCopy(gh, l1, DataCopyParams{});
+  Fixpipe<float, float, CFG_NZ>(gf, c, FixpipeParamsV220{});
+  Fixpipe(gh, c, FixpipeParamsV220{});
+  Mmad(c, f0a, f0b, MmadParams{});
+  PipeBarrier<PIPE_V>();
+  SetFlag<HardEvent::M_V>(0);
+  TQue<TPosition::VECIN, 1> vecin;
+  TQue<TPosition::A1, 0> inplace;
+  TBuf<> ub;
+  LocalMemAllocator<Hardware::UB> allocator;
+  ICPU_SET_TILING_KEY(1);
+}
+
+int main() {
+  return 0;
+}

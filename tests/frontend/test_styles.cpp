@@ -1,0 +1,97 @@
+// The static-tensor styles (LocalMemAllocator without a TPipe; TBufs of a TPipe destroyed at once)
+// next to TPipe/TQue: all compute the right C, and record the flags their style implies.
+#include <catch2/catch.hpp>
+
+#include "runner.hpp"
+
+using namespace frontend_test;
+
+namespace {
+std::vector<std::string> recorded(const TempDir& dir, const std::string& variant, Result& r) {
+  r = run_kernel("styles", variant, {"--out=" + dir.file("out"), "--emit-trace", "-q"});
+  return statements(dir.file("out/styles/kernel.trace"));
+}
+}  // namespace
+
+TEST_CASE("static tensors, TBufs and queues compute the same result", "[styles]") {
+  for (const char* v : {"static_ok", "tbuf_ok", "queue_ok"}) {
+    TempDir dir;
+    Result r;
+    const std::vector<std::string> st = recorded(dir, v, r);
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("styles ") + v + ": match") != std::string::npos);
+    REQUIRE(st.size() > 8);
+    if (std::string(v) == "static_ok") {
+      // No TPipe: the kernel's own flags are the whole schedule.
+      CHECK(st.front() == "DataCopyNd2Nz dst=L1:0 src=a nValue=16 dValue=32 srcDValue=32 dstNzC0Stride=16");
+      CHECK(st.back() == "PipeBarrier pipe=PIPE_ALL");
+      for (const std::string& s : st) CHECK(s.find("M_MTE1") == std::string::npos);
+    } else if (std::string(v) == "tbuf_ok") {
+      // TPipe() sets M_MTE1 0-2, Destroy() right away drains them: before any of the kernel's work.
+      const std::vector<std::string> head = {"SetFlag event=M_MTE1 id=0",  "SetFlag event=M_MTE1 id=1",
+                                             "SetFlag event=M_MTE1 id=2",  "WaitFlag event=M_MTE1 id=0",
+                                             "WaitFlag event=M_MTE1 id=1", "WaitFlag event=M_MTE1 id=2",
+                                             "PipeBarrier pipe=PIPE_ALL"};
+      CHECK(std::vector<std::string>(st.begin(), st.begin() + 7) == head);
+      CHECK(st[8] == "DataCopyNd2Nz dst=L1:0x200 src=bt nValue=16 dValue=32 srcDValue=32 dstNzC0Stride=16");
+      CHECK(st.back().rfind("Fixpipe ", 0) == 0);  // the destructor after Destroy() emits nothing
+    } else {
+      CHECK(st.front() == "SetFlag event=M_MTE1 id=0");
+    }
+  }
+}
+
+namespace {
+const std::string kStyles = std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/styles.cpp";
+std::string at(const std::string& marker) {
+  return "styles.cpp:" + std::to_string(line_of(kStyles, "// mark: " + marker));
+}
+}  // namespace
+
+TEST_CASE("the race checker reports a removed flag and a missing EnQue/DeQue at the kernel's lines",
+          "[styles]") {
+  {
+    TempDir dir;
+    const Result r = run_kernel("styles", "removed_flag", {"--out=" + dir.file("out"), "-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(r.out.find("styles removed_flag") == std::string::npos);  // the program stopped at the launch
+    CHECK(r.err.find(at("static_load_a") + ": error: data race (RAW) on L1") != std::string::npos);
+    CHECK(r.err.find("fix: SetFlag<MTE2_MTE1> after line") != std::string::npos);
+    CHECK(r.err.find("the simulation of kernel styles failed (exit status 3)") != std::string::npos);
+    CHECK(slurp(dir.file("out/styles/checks.json")).find("\"race\"") != std::string::npos);
+  }
+  {
+    TempDir dir;
+    const Result r = run_kernel("styles", "missing_enque", {"--out=" + dir.file("out"), "-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(r.err.find(at("queue_mmad") + ": error: data race (RAW) on L0B") != std::string::npos);
+    CHECK(r.err.find("first:  ") != std::string::npos);
+    CHECK(r.err.find(at("queue_load_b") + ": LoadData (MTE1) writes") != std::string::npos);
+    CHECK(r.err.find("fix: SetFlag<MTE1_M> after line " +
+                     std::to_string(line_of(kStyles, "// mark: queue_load_b"))) != std::string::npos);
+  }
+  {  // --check warn reports and lets the program go on
+    TempDir dir;
+    const Result r =
+        run_kernel("styles", "missing_enque", {"--out=" + dir.file("out"), "-q", "--check=warn"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("styles missing_enque: match") != std::string::npos);
+    CHECK(r.err.find("data race (RAW) on L0B") != std::string::npos);
+  }
+}
+
+TEST_CASE("a two-buffer TQue loop lets a reused event id be set before its last wait", "[styles]") {
+  // What TPipe/TQue emit (lowest free id at EnQue, released when DeQue is issued) with two L1
+  // buffers per queue: the EnQue of pass i reuses the id the DeQue of pass i-1 released, and only
+  // the FreeTensor of pass i-2 orders its SetFlag. docs/ascendc.md, "Double buffering".
+  TempDir dir;
+  const Result r = run_kernel("styles", "queue_two_buffers", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.err);
+  CHECK(r.status == 3);
+  CHECK(r.err.find(at("queue_enque_a1") +
+                   ": error: double SetFlag: SetFlag<MTE2_MTE1>(0) can land while the flag is "
+                   "still set") != std::string::npos);
+}
