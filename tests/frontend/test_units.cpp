@@ -69,6 +69,9 @@ TEST_CASE("kernel arguments name the GM tensors", "[units]") {
   CHECK(frontend::argument_name("L1") == "L1_gm");  // would read as the L1 buffer in a trace
 }
 
+// The reference is the compiler's own _Float16 (GCC 12 on x86-64; the ASan build's clang 14 lacks
+// it there, so that build leaves this test out; the Release build runs it).
+#ifdef __FLT16_MAX__
 TEST_CASE("half and bfloat16_t round like the compiler's conversions", "[units]") {
   // Every half bit pattern converts to float and back unchanged (NaNs stay NaN).
   for (uint32_t b = 0; b < 65536; ++b) {
@@ -107,3 +110,4 @@ TEST_CASE("half and bfloat16_t round like the compiler's conversions", "[units]"
   const bfloat16_t bf = -2.0f;
   CHECK(float(h) * float(bf) == -3.0f);
 }
+#endif
