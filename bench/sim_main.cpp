@@ -1,7 +1,7 @@
 // bench_sim: aicore-sim's speed as a ratio to a bare SystemC event handoff on the same host in
 // the same run, so the number means something across machines and build types.
 //   1. `aicore-sim gen` writes a tiled 4:2 sparse GEMM trace of >= 100k instructions;
-//   2. `aicore-sim run T --timing-only -q` runs 3 times as a subprocess -> instructions/s
+//   2. `aicore-sim run T --timing-only --check none -q` runs 3 times as a subprocess -> instructions/s
 //      (instructions from stats.json), best of 3, plus the simulator's peak RSS;
 //   3. `bench_handoff N` runs 3 times -> handoffs/s, best of 3.
 // Both are timed from outside as whole processes (start-up, trace parsing and stats included:
@@ -30,8 +30,9 @@ int main(int argc, char** argv) try {
   const bench::SparseTrace t = bench::gen_sparse_trace(sim, work.path() / "sparse");
   std::printf("trace: %s, %s (gen %.1f s)\n", t.description().c_str(), t.trace.c_str(), t.gen.wall);
 
-  const bench::Result s =
-      bench::best_of(3, {sim, "run", t.trace.string(), "--timing-only", "--out", out_dir.string(), "-q"});
+  // --check none: this measures the simulator; what the checker adds is bench_check's ratio.
+  const bench::Result s = bench::best_of(
+      3, {sim, "run", t.trace.string(), "--timing-only", "--check", "none", "--out", out_dir.string(), "-q"});
   const uint64_t instructions = bench::stats_instructions(out_dir);
   if (instructions < bench::kMinInstructions)
     throw std::runtime_error("trace has only " + std::to_string(instructions) + " instructions");
