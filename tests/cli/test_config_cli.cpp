@@ -7,11 +7,16 @@ using Catch::Contains;
 using harness::TempDir;
 
 namespace {
-const char* kCapWarning =
+// On the published figures (what run_trace runs on) and on the atlas-a2 preset, whose GM reads
+// have a per-row cost (so copies of several rows still gain past the cap).
+const std::string kCapWarningBase =
     "warning: gm.read.bytes_per_cycle = 512 is above gm.shared_bytes_per_cycle = 256 (MTE2 reads go through "
-    "the "
-    "core's GM port, shared with Fixpipe writes): raising it past 256 changes nothing\n";
-}
+    "the core's GM port, shared with Fixpipe writes): raising it past 256 changes nothing";
+const std::string kCapWarning = kCapWarningBase + "\n";
+const std::string kCapWarningPreset =
+    kCapWarningBase +
+    " for contiguous copies (copies of several rows, slowed by gm.read.row_cycles = 1.8, still gain)\n";
+}  // namespace
 
 TEST_CASE("config cli: a --set past its cap warns on stderr, with or without -q", "[cli][config][caps]") {
   TempDir d;
@@ -28,7 +33,7 @@ TEST_CASE("config cli: a --set past its cap warns on stderr, with or without -q"
   CHECK(r.err.empty());
   r = harness::run("config show --set gm.read.bytes_per_cycle=512");
   CHECK(r.status == 0);
-  CHECK(r.err == kCapWarning);
+  CHECK(r.err == kCapWarningPreset);
   CHECK_THAT(r.out, Contains("    bytes_per_cycle: 512 "));
 }
 
@@ -38,7 +43,7 @@ TEST_CASE("config cli: run and config show take an overlay", "[cli][config][over
       "what_if.yaml", "base: atlas-a2\ngm:\n  read:\n    bytes_per_cycle: 512\ncube:\n  head_cycles: 0\n");
   auto r = harness::run_trace(d, "", "--config " + overlay);
   CHECK(r.status == 0);
-  CHECK(r.err == kCapWarning);  // the overlay's value is checked like a --set
+  CHECK(r.err == kCapWarningPreset);  // the overlay's value is checked like a --set
   const auto stats = harness::stats(d);
   CHECK(stats["config"]["name"] == overlay);
   CHECK(stats["config"]["gm"]["read"]["bytes_per_cycle"] == 512);

@@ -13,9 +13,16 @@ Config with(const std::vector<std::string>& sets) {
 }  // namespace
 
 TEST_CASE("caps: gm.read above the shared GM port", "[config][caps]") {
-  CHECK(cap_warning(with({"gm.read.bytes_per_cycle=512"}), "gm.read.bytes_per_cycle") ==
+  CHECK(
+      cap_warning(with({"gm.read.bytes_per_cycle=512", "gm.read.row_cycles=0"}), "gm.read.bytes_per_cycle") ==
+      "gm.read.bytes_per_cycle = 512 is above gm.shared_bytes_per_cycle = 256 (MTE2 reads go through the "
+      "core's GM port, shared with Fixpipe writes): raising it past 256 changes nothing");
+  // With a per-row cost, copies of several rows run below the path's rate and still gain.
+  CHECK(cap_warning(with({"gm.read.bytes_per_cycle=512", "gm.read.row_cycles=1.8"}),
+                    "gm.read.bytes_per_cycle") ==
         "gm.read.bytes_per_cycle = 512 is above gm.shared_bytes_per_cycle = 256 (MTE2 reads go through the "
-        "core's GM port, shared with Fixpipe writes): raising it past 256 changes nothing");
+        "core's GM port, shared with Fixpipe writes): raising it past 256 changes nothing for contiguous "
+        "copies (copies of several rows, slowed by gm.read.row_cycles = 1.8, still gain)");
   CHECK(cap_warning(with({"gm.read.bytes_per_cycle=256"}), "gm.read.bytes_per_cycle").empty());
   CHECK_FALSE(cap_warning(with({"gm.read.bytes_per_cycle=256.5"}), "gm.read.bytes_per_cycle").empty());
   // Lowering the port below the read rate caps the read rate too.
@@ -34,8 +41,9 @@ TEST_CASE("caps: Fixpipe's L0C read and GM write bound each other", "[config][ca
   CHECK_THAT(cap_warning(with({"gm.write.bytes_per_cycle=300"}), "gm.write.bytes_per_cycle"),
              Catch::StartsWith("gm.write.bytes_per_cycle = 300 is above gm.shared_bytes_per_cycle = 256 ("));
   CHECK(
-      cap_warning(with({"gm.shared_bytes_per_cycle=1024", "gm.write.bytes_per_cycle=257"}),
-                  "gm.write.bytes_per_cycle") ==
+      cap_warning(
+          with({"gm.shared_bytes_per_cycle=1024", "gm.write.bytes_per_cycle=257", "gm.write.row_cycles=0"}),
+          "gm.write.bytes_per_cycle") ==
       "gm.write.bytes_per_cycle = 257 is above fixpipe.elements_per_cycle x 4 = 256 (Fixpipe cannot write GM "
       "faster than it reads 4-byte L0C cells): raising it past 256 changes nothing");
   CHECK(cap_warning(with({"gm.shared_bytes_per_cycle=1024", "gm.write.bytes_per_cycle=256"}),
