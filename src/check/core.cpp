@@ -39,7 +39,8 @@ CoreChecker::CoreChecker(uint16_t core, const CheckOptions& options, ReportBook&
       book_(book),
       cross_(cross),
       pool_([this](const SyncUse& u) { judge_sync(u); }),
-      flags_(size_t{isa::kPipeCount} * isa::kPipeCount * isa::kEventIds) {}
+      flags_(size_t{isa::kPipeCount} * isa::kPipeCount * isa::kEventIds),
+      footprints_(cross != nullptr) {}
 
 CoreChecker::~CoreChecker() {
   pool_.close(false);  // the remaining references go with the members, silently

@@ -12,6 +12,7 @@
 
 #include "aicore/check/checker.hpp"
 #include "aicore/isa/access.hpp"
+#include "footprint_cache.hpp"
 #include "interval_map.hpp"
 #include "knowledge.hpp"
 #include "read_log.hpp"
@@ -175,8 +176,10 @@ class CoreChecker {
   std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
 
   std::array<Buffer, isa::kSpaceCount> onchip_;
-  std::vector<Buffer> gm_;                                // per GM tensor
-  isa::AccessList acc_, exact_;                           // exact_: a GM source enumerated after all
+  std::vector<Buffer> gm_;  // per GM tensor
+  FootprintCache footprints_;
+  const isa::AccessList* acc_ = nullptr;  // the memory instruction's footprint (in footprints_)
+  isa::AccessList exact_;                 // a GM source enumerated after all
   std::array<std::vector<isa::ByteRange>, 6> undefined_;  // per operand of acc_
   std::array<bool, isa::kPipeCount> needed_{}, seen_{};
   bool finished_ = false;

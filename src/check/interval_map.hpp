@@ -53,6 +53,14 @@ class IntervalMap {
       if (pos < r.end) gap(pos, r.end);
     }
   }
+  // The cell holding every byte of [lo, hi), if one does (the common case of a tile read or
+  // overwritten whole: one check instead of one per row).
+  const Cell* covering(uint64_t lo, uint64_t hi) const {
+    if (lo >= hi) return nullptr;
+    const CIt it = locate(lo);
+    if (it == map_.end() || it->first > lo || it->second.end < hi) return nullptr;
+    return &it->second.cell;
+  }
   bool empty() const { return map_.empty(); }
   // Every byte of the ranges gets state `c`.
   void assign(const std::vector<isa::ByteRange>& ranges, const Cell& c) {

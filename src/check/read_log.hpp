@@ -69,6 +69,16 @@ void for_each_overlap(const std::vector<isa::ByteRange>& a, const std::vector<is
   }
 }
 
+// Whether e's ranges and `b` (sorted, disjoint) share a byte. Usually a write covers the read's
+// whole hull with one range: no walk.
+inline bool overlap(const ReadLog::Entry& e, const std::vector<isa::ByteRange>& b) {
+  if (e.ranges.empty() || b.empty()) return false;
+  if (b.size() == 1 && b.front().begin <= e.lo && b.front().end >= e.hi) return true;
+  bool any = false;
+  for_each_overlap(e.ranges, b, [&](uint64_t, uint64_t) { any = true; });
+  return any;
+}
+
 // e's ranges without the bytes of `cut` (both sorted and disjoint); updates e's hull.
 void subtract(ReadLog::Entry& e, const std::vector<isa::ByteRange>& cut);
 // Gives a lazy entry its exact ranges (the GM source of its instruction).
