@@ -212,18 +212,15 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
     });
     buf.folded.assign(o.ranges, ReaderCell{});
   }
-  // As in read(): one ordered writer under the whole write is one check.
-  const ShadowCell* whole = buf.map.covering(lo, hi);
-  if (!whole || (whole->writer.valid() && whole->writer.index != b.ref.index && !ordered(b, whole->writer)))
-    buf.map.inspect(o.ranges, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
-      if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
-        conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
-    });
   ShadowCell n;
   n.writer = b.ref;
   n.writer_fractals = b.fractals;
   n.defined = true;
-  buf.map.assign(o.ranges, n);
+  // The last writers of the bytes, checked as they are replaced (nothing in between reads the map).
+  buf.map.exchange(o.ranges, n, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
+    if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
+      conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
+  });
 }
 
 void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
