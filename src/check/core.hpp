@@ -162,6 +162,7 @@ class CoreChecker {
 
   std::deque<isa::Instruction> program_;  // issued, not yet dispatched (behind a scalar-pipe wait)
   std::array<std::deque<Queued>, isa::kPipeCount> queues_;  // dispatched, not yet processed
+  size_t queued_ = 0;                                       // in all queues_
   std::array<Knowledge, isa::kPipeCount> known_;            // [pipe][of pipe]
   std::shared_ptr<const Knowledge> scalar_snapshot_;        // known_[S] for dispatch stamps
   std::array<AccessRef, isa::kPipeCount> last_mem_{};       // last memory instruction per pipe
