@@ -39,7 +39,8 @@ CoreChecker::CoreChecker(uint16_t core, const CheckOptions& options, ReportBook&
       book_(book),
       cross_(cross),
       pool_([this](const SyncUse& u) { judge_sync(u); }),
-      flags_(size_t{isa::kPipeCount} * isa::kPipeCount * isa::kEventIds) {}
+      flags_(size_t{isa::kPipeCount} * isa::kPipeCount * isa::kEventIds),
+      footprints_(cross != nullptr) {}
 
 CoreChecker::~CoreChecker() {
   pool_.close(false);  // the remaining references go with the members, silently
@@ -57,7 +58,7 @@ void CoreChecker::issue(const isa::Instruction& in) {
   // The common case, nothing held: process it at once.
   if (program_.empty() && p != kS && queues_[p].empty() && ready(in)) {
     process(in, scalar_snapshot_);
-    pump();
+    if (queued_ > 0) pump();  // it may have readied a held WaitFlag
     return;
   }
   program_.push_back(in);
@@ -86,11 +87,12 @@ void CoreChecker::pump() {
         progress = true;
       } else {
         queues_[p].push_back(Queued{in, scalar_snapshot_});
+        ++queued_;
       }
       program_.pop_front();
     }
     // Then the pipes, always the ready head with the smallest index first.
-    for (;;) {
+    while (queued_ > 0) {
       size_t best = isa::kPipeCount;
       uint64_t best_index = UINT64_MAX;
       for (size_t p = 0; p < queues_.size(); ++p) {
@@ -104,6 +106,7 @@ void CoreChecker::pump() {
       if (best == isa::kPipeCount) break;
       const Queued q = std::move(queues_[best].front());
       queues_[best].pop_front();
+      --queued_;
       process(q.instr, q.stamp);
       progress = true;
     }

@@ -12,6 +12,7 @@
 
 #include "aicore/check/checker.hpp"
 #include "aicore/isa/access.hpp"
+#include "footprint_cache.hpp"
 #include "interval_map.hpp"
 #include "knowledge.hpp"
 #include "read_log.hpp"
@@ -161,6 +162,7 @@ class CoreChecker {
 
   std::deque<isa::Instruction> program_;  // issued, not yet dispatched (behind a scalar-pipe wait)
   std::array<std::deque<Queued>, isa::kPipeCount> queues_;  // dispatched, not yet processed
+  size_t queued_ = 0;                                       // in all queues_
   std::array<Knowledge, isa::kPipeCount> known_;            // [pipe][of pipe]
   std::shared_ptr<const Knowledge> scalar_snapshot_;        // known_[S] for dispatch stamps
   std::array<AccessRef, isa::kPipeCount> last_mem_{};       // last memory instruction per pipe
@@ -175,8 +177,10 @@ class CoreChecker {
   std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
 
   std::array<Buffer, isa::kSpaceCount> onchip_;
-  std::vector<Buffer> gm_;                                // per GM tensor
-  isa::AccessList acc_, exact_;                           // exact_: a GM source enumerated after all
+  std::vector<Buffer> gm_;  // per GM tensor
+  FootprintCache footprints_;
+  const isa::AccessList* acc_ = nullptr;  // the memory instruction's footprint (in footprints_)
+  isa::AccessList exact_;                 // a GM source enumerated after all
   std::array<std::vector<isa::ByteRange>, 6> undefined_;  // per operand of acc_
   std::array<bool, isa::kPipeCount> needed_{}, seen_{};
   bool finished_ = false;

@@ -68,14 +68,11 @@ CoreChecker::Buffer& CoreChecker::buffer(isa::Space s, uint32_t tensor) {
 }
 
 void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
-  try {
-    isa::check_fields(in.op);
-  } catch (const Fault&) {
-    return;  // the model stops at this instruction with a fault
-  }
   // GM sources as hulls unless cores are compared: most are inputs nothing writes (gm_read).
-  isa::exact_accesses(in.op, acc_, cross_ != nullptr);
-  for (const isa::OperandAccess& o : acc_) {
+  acc_ = footprints_.get(in.op);
+  if (!acc_) return;  // check_fields failed: the model stops at this instruction with a fault
+  const isa::AccessList& acc = *acc_;
+  for (const isa::OperandAccess& o : acc) {
     // Out of bounds: the model faults here too. (GM tensor ids come from .gm declarations.)
     if (!o.ranges.empty() && o.ranges.back().end > opt_.capacity[static_cast<size_t>(o.space)]) return;
     if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
@@ -84,8 +81,8 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
   Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), &in.op};
   needed_.fill(false);
   seen_.fill(false);
-  for (size_t i = 0; i < acc_.size(); ++i) {
-    const isa::OperandAccess& o = acc_[i];
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const isa::OperandAccess& o = acc[i];
     undefined_[i].clear();
     Buffer& buf = buffer(o.space, o.tensor);
     if (o.write)
@@ -94,7 +91,7 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
       read(buf, o, b, undefined_[i]);
   }
   if (b.copy) propagate_undefined(in.op);
-  if (cross_) cross_->record(core_, acc_, b.ref);
+  if (cross_) cross_->record(core_, acc, b.ref);
   credit(pipe);
   last_mem_[pipe] = b.ref;
 }
@@ -123,6 +120,18 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
     else
       uninit(b, o, lo, hi, origin);
   };
+  // Fast path: one defined cell whose writer is ordered (or this very instruction) holds every
+  // byte read. Then no piece conflicts and none is undefined; `ordered` only notes the sync it
+  // owes that to, the same for every piece, so checking once is the same as per piece.
+  if (const ShadowCell* c = buf.map.covering(o.ranges.front().begin, o.ranges.back().end);
+      c && (c->defined || !tracks_definition) &&
+      (!c->writer.valid() || c->writer.index == b.ref.index || ordered(b, c->writer))) {
+    buf.reads.add(b.ref, b.fractals, o.ranges);
+    if (buf.reads.size() < ReadLog::kFoldAt) return;
+    prune(buf);
+    if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
+    return;
+  }
   buf.map.inspect(
       o.ranges,
       [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
@@ -180,13 +189,14 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
     drop = drop || dead;
     if (e.hi <= lo || e.lo >= hi) continue;
     materialize(e);
-    bool overlaps = false;
-    for_each_overlap(e.ranges, o.ranges, [&](uint64_t x, uint64_t y) {
-      overlaps = true;
-      if (e.reader.index != b.ref.index && !ordered(b, e.reader))
+    if (!overlap(e, o.ranges)) continue;
+    // One ordering check per read: `ordered` answers the same for every piece (and only notes
+    // which sync it owes that to); the pieces matter only for a race.
+    if (e.reader.index != b.ref.index && !ordered(b, e.reader))
+      for_each_overlap(e.ranges, o.ranges, [&](uint64_t x, uint64_t y) {
         conflict(b, e.reader, false, true, o, x, y, e.fractals);
-    });
-    if (overlaps && !dead) {
+      });
+    if (!dead) {
       subtract(e, o.ranges);
       drop = drop || e.ranges.empty();
     }
@@ -202,15 +212,15 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
     });
     buf.folded.assign(o.ranges, ReaderCell{});
   }
-  buf.map.inspect(o.ranges, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
-    if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
-      conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
-  });
   ShadowCell n;
   n.writer = b.ref;
   n.writer_fractals = b.fractals;
   n.defined = true;
-  buf.map.assign(o.ranges, n);
+  // The last writers of the bytes, checked as they are replaced (nothing in between reads the map).
+  buf.map.exchange(o.ranges, n, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
+    if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
+      conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
+  });
 }
 
 void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,

@@ -8,18 +8,62 @@
 #include <map>
 #include <memory>
 #include <memory_resource>
+#include <new>
 #include <vector>
 
 #include "aicore/isa/access.hpp"
 
 namespace aicore::check {
 
+// The nodes of one map: std::map allocates them one at a time, all of one size, so a free list
+// recycles them (cheaper than a general pool). Other sizes go to the default resource.
+class NodePool : public std::pmr::memory_resource {
+ public:
+  NodePool() = default;
+  NodePool(const NodePool&) = delete;
+  NodePool& operator=(const NodePool&) = delete;
+  ~NodePool() override {
+    for (void* c : chunks_) ::operator delete(c);
+  }
+
+ private:
+  struct Free {
+    Free* next;
+  };
+  static constexpr size_t kChunkNodes = 256;
+  void* do_allocate(size_t bytes, size_t align) override {
+    if (size_ == 0 && bytes >= sizeof(Free) && align <= alignof(std::max_align_t)) size_ = bytes;
+    if (bytes != size_ || align > alignof(std::max_align_t))
+      return std::pmr::new_delete_resource()->allocate(bytes, align);
+    if (!free_) {
+      const size_t stride =
+          (size_ + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) * alignof(std::max_align_t);
+      char* chunk = static_cast<char*>(::operator new(stride* kChunkNodes));
+      chunks_.push_back(chunk);
+      for (size_t i = kChunkNodes; i-- > 0;) free_ = new (chunk + i * stride) Free{free_};
+    }
+    Free* f = free_;
+    free_ = f->next;
+    return f;
+  }
+  void do_deallocate(void* p, size_t bytes, size_t align) override {
+    if (bytes != size_ || align > alignof(std::max_align_t))
+      return std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    free_ = new (p) Free{free_};
+  }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+
+  size_t size_ = 0;
+  Free* free_ = nullptr;
+  std::vector<void*> chunks_;
+};
+
 // Cell must be default-constructible (the state of bytes never touched) and have
 // `bool same(const Cell&) const` (equal states may merge).
 template <class Cell>
 class IntervalMap {
  public:
-  IntervalMap() : pool_(std::make_unique<std::pmr::unsynchronized_pool_resource>()), map_(pool_.get()) {}
+  IntervalMap() : pool_(std::make_unique<NodePool>()), map_(pool_.get()) {}
   // A move keeps the nodes (and their pool) but not the hint, which may be the old end().
   IntervalMap(IntervalMap&& o) noexcept : pool_(std::move(o.pool_)), map_(std::move(o.map_)) {}
   IntervalMap& operator=(IntervalMap&&) = delete;
@@ -53,10 +97,25 @@ class IntervalMap {
       if (pos < r.end) gap(pos, r.end);
     }
   }
+  // The cell holding every byte of [lo, hi), if one does (the common case of a tile read or
+  // overwritten whole: one check instead of one per row).
+  const Cell* covering(uint64_t lo, uint64_t hi) const {
+    if (lo >= hi) return nullptr;
+    const CIt it = locate(lo);
+    if (it == map_.end() || it->first > lo || it->second.end < hi) return nullptr;
+    return &it->second.cell;
+  }
   bool empty() const { return map_.empty(); }
   // Every byte of the ranges gets state `c`.
   void assign(const std::vector<isa::ByteRange>& ranges, const Cell& c) {
-    for (const isa::ByteRange& r : ranges) assign_one(r.begin, r.end, c);
+    const auto ignore = [](const Cell&, uint64_t, uint64_t) {};
+    for (const isa::ByteRange& r : ranges) assign_one(r.begin, r.end, c, ignore);
+  }
+  // The same, calling seen(const Cell&, lo, hi) first on the parts of existing cells it
+  // replaces, in address order: inspect() and assign() in one walk.
+  template <class F>
+  void exchange(const std::vector<isa::ByteRange>& ranges, const Cell& c, F&& seen) {
+    for (const isa::ByteRange& r : ranges) assign_one(r.begin, r.end, c, seen);
   }
   // f(lo, hi, const Cell&) over every cell in address order.
   template <class F>
@@ -108,6 +167,22 @@ class IntervalMap {
     it->second.end = at;
     return map_.emplace_hint(std::next(it), at, right);
   }
+  // Merges cell `n` with equal touching neighbours (merge_around(n, n), without the walk).
+  void merge_one(It n) {
+    if (n != map_.begin()) {
+      const It p = std::prev(n);
+      if (p->second.end == n->first && p->second.cell.same(n->second.cell)) {
+        p->second.end = n->second.end;
+        erase(n);
+        n = p;
+      }
+    }
+    const It next = std::next(n);
+    if (next != map_.end() && n->second.end == next->first && n->second.cell.same(next->second.cell)) {
+      n->second.end = next->second.end;
+      erase(next);
+    }
+  }
   // Merges equal touching cells from the neighbour before `first` to the one after `last`.
   void merge_around(It first, It last) {
     It a = first == map_.begin() ? first : std::prev(first);
@@ -147,16 +222,19 @@ class IntervalMap {
     merge_around(first, last);
   }
 
-  void assign_one(uint64_t lo, uint64_t hi, const Cell& c) {
+  template <class F>
+  void assign_one(uint64_t lo, uint64_t hi, const Cell& c, F& seen) {
     if (lo >= hi) return;
     It it = locate(lo);
     if (it != map_.end() && it->first == lo && it->second.end == hi) {  // the usual case: same tile
+      seen(static_cast<const Cell&>(it->second.cell), lo, hi);
       it->second.cell = c;
-      merge_around(it, it);
+      merge_one(it);
       return;
     }
     if (it != map_.end() && it->first < lo) it = split(it, lo);
     while (it != map_.end() && it->first < hi) {
+      seen(static_cast<const Cell&>(it->second.cell), it->first, std::min(hi, it->second.end));
       if (it->second.end > hi) {
         It right = split(it, hi);
         erase(it);
@@ -165,11 +243,10 @@ class IntervalMap {
       }
       it = erase(it);
     }
-    It n = map_.emplace_hint(it, lo, Seg{hi, c});
-    merge_around(n, n);
+    merge_one(map_.emplace_hint(it, lo, Seg{hi, c}));
   }
 
-  std::unique_ptr<std::pmr::unsynchronized_pool_resource> pool_;
+  std::unique_ptr<NodePool> pool_;
   Map map_;
   mutable CIt hint_ = map_.cend();  // the cell locate() found last (end: none)
 };

@@ -62,7 +62,7 @@ void transpose_into(const std::vector<isa::ByteRange>& src, uint64_t from, uint6
 // read that uses them (the Cube, a Fixpipe) is an error. So the copied bytes stay undefined.
 void CoreChecker::propagate_undefined(const isa::Op& op) {
   bool any = false;
-  for (size_t i = 0; i < acc_.size(); ++i) any = any || !undefined_[i].empty();
+  for (size_t i = 0; i < acc_->size(); ++i) any = any || !undefined_[i].empty();
   if (!any) return;
   std::vector<isa::ByteRange> out;
   const auto mark = [&](isa::Space s) {

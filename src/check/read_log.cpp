@@ -18,14 +18,23 @@ void ReadLog::add(const AccessRef& reader, uint16_t fractals, const std::vector<
 
 void ReadLog::add_lazy(const AccessRef& reader, const isa::ByteRange& hull, const isa::Op& op) {
   if (hull.begin >= hull.end) return;
-  Entry e;
+  Entry& e = entries_.emplace_back();
   e.reader = reader;
   e.lo = hull.begin;
   e.hi = hull.end;
-  e.ranges.push_back(hull);
+  if (!spare_.empty()) {
+    e.ranges = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  e.ranges.assign(1, hull);
   e.lazy = true;
-  e.op = std::make_unique<isa::Op>(op);
-  entries_.push_back(std::move(e));
+  if (spare_ops_.empty()) {
+    e.op = std::make_unique<isa::Op>(op);
+  } else {
+    e.op = std::move(spare_ops_.back());
+    spare_ops_.pop_back();
+    *e.op = op;
+  }
 }
 
 void materialize(ReadLog::Entry& e) {

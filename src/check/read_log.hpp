@@ -42,8 +42,10 @@ class ReadLog {
         ++w;
       }
     }
-    for (size_t i = w; i < entries_.size(); ++i)
+    for (size_t i = w; i < entries_.size(); ++i) {
       if (spare_.size() < kFoldAt) spare_.push_back(std::move(entries_[i].ranges));
+      if (entries_[i].op && spare_ops_.size() < kFoldAt) spare_ops_.push_back(std::move(entries_[i].op));
+    }
     entries_.resize(w);
   }
   // Removes and returns the oldest entries, leaving kFoldTo.
@@ -51,7 +53,8 @@ class ReadLog {
 
  private:
   std::vector<Entry> entries_;
-  std::vector<std::vector<isa::ByteRange>> spare_;  // range lists of dropped entries, reused
+  std::vector<std::vector<isa::ByteRange>> spare_;   // range lists of dropped entries, reused
+  std::vector<std::unique_ptr<isa::Op>> spare_ops_;  // and their lazy instructions' boxes
 };
 
 // Calls f(lo, hi) for every overlap of two sorted, disjoint range lists.
@@ -67,6 +70,16 @@ void for_each_overlap(const std::vector<isa::ByteRange>& a, const std::vector<is
     else
       ++j;
   }
+}
+
+// Whether e's ranges and `b` (sorted, disjoint) share a byte. Usually a write covers the read's
+// whole hull with one range: no walk.
+inline bool overlap(const ReadLog::Entry& e, const std::vector<isa::ByteRange>& b) {
+  if (e.ranges.empty() || b.empty()) return false;
+  if (b.size() == 1 && b.front().begin <= e.lo && b.front().end >= e.hi) return true;
+  bool any = false;
+  for_each_overlap(e.ranges, b, [&](uint64_t, uint64_t) { any = true; });
+  return any;
 }
 
 // e's ranges without the bytes of `cut` (both sorted and disjoint); updates e's hull.
