@@ -1,8 +1,5 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
-
-// libsystemc's main() needs an sc_main to link (the sanitizer build keeps the library); Catch2's
-// main() above is the one that runs.
+// libsystemc's own main() needs an sc_main at link time (the sanitizer build keeps the library);
+// Catch2's main (tests/catch_main.cpp) is the one that runs, so this is never called.
 extern "C" int sc_main(int, char*[]) {
   return 0;
 }
