@@ -1,6 +1,7 @@
 // bench_kernels: host speed of the functional Cube kernels (sem::mmad, sem::mmad_with_sparse)
-// (native and portable host kernels) against oneDNN's s8 x s8 -> s32 matmul on one core. After Google
-// Benchmark has run, the captured per-iteration times give the ratio lines (larger = closer to oneDNN).
+// (native and portable host kernels) against oneDNN's s8 x s8 -> s32 matmul on one core, and of
+// Fixpipe's conversions. After Google Benchmark has run, the captured per-iteration times give the
+// ratio lines (larger = closer to oneDNN).
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "aicore/semantics/execute.hpp"
 #include "aicore/semantics/kernels.hpp"
@@ -164,6 +166,43 @@ void print_host() {
               aicore::sem::native_sparse_available() ? "yes (AVX-512 VNNI + VBMI)" : "no (portable C++)");
 }
 
+// Fixpipe of a full 128 x 256 L0C tile to GM in each output type: the conversions of
+// src/semantics/convert.cpp (tests/semantics checks them bit for bit against a reference).
+void register_fixpipe(const char* name, aicore::isa::QuantMode mode, aicore::isa::DType cells) {
+  benchmark::RegisterBenchmark(name, [mode, cells](benchmark::State& st) {
+    std::vector<uint8_t> l0c(128 * 1024), gm(128 * 1024);
+    std::mt19937 rng(5);
+    for (size_t i = 0; i < l0c.size(); i += 4) {
+      const float f = static_cast<float>(static_cast<int32_t>(rng()) >> 12) / 64.0f;
+      const int32_t v = static_cast<int32_t>(rng()) >> 16;
+      if (cells == aicore::isa::DType::Float)
+        std::memcpy(&l0c[i], &f, 4);
+      else
+        std::memcpy(&l0c[i], &v, 4);
+    }
+    aicore::sem::MemoryView view;
+    view.attach(aicore::isa::Space::L0C, l0c.data(), l0c.size());
+    view.attach_gm(0, gm.data(), gm.size());
+    aicore::isa::Fixpipe op;
+    op.dst = {aicore::isa::Space::GM, 0, 0};
+    op.src = {aicore::isa::Space::L0C, 0, 0};
+    op.dtype = cells;
+    op.quantPre = mode;
+    op.deqScalar = 0x3E800000u | uint64_t{1} << 46;  // scale 0.25, int8 results
+    op.nSize = 256;
+    op.mSize = 128;
+    op.srcStride = 128;
+    op.dstStride = 256;
+    for (auto _ : st) {
+      aicore::sem::fixpipe(op, view);
+      benchmark::DoNotOptimize(gm.data());
+      benchmark::ClobberMemory();
+    }
+    st.counters["Gcells/s"] =
+        benchmark::Counter(128.0 * 256 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  })->Unit(benchmark::kMicrosecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -183,6 +222,14 @@ int main(int argc, char** argv) {
   register_ours("dense_mmad/128x256x128", dense, kNative);
   register_ours("dense_mmad_portable/128x256x128", dense, kPortable);
   register_onednn("onednn_s8/128x256x128", dense);
+  using aicore::isa::DType;
+  using aicore::isa::QuantMode;
+  register_fixpipe("fixpipe/128x256 NoQuant int32", QuantMode::NoQuant, DType::Int32);
+  register_fixpipe("fixpipe/128x256 F322F16", QuantMode::F322F16, DType::Float);
+  register_fixpipe("fixpipe/128x256 F322BF16", QuantMode::F322BF16, DType::Float);
+  register_fixpipe("fixpipe/128x256 DEQF16", QuantMode::DEQF16, DType::Int32);
+  register_fixpipe("fixpipe/128x256 REQ8", QuantMode::REQ8, DType::Int32);
+  register_fixpipe("fixpipe/128x256 QF322B8_PRE", QuantMode::QF322B8_PRE, DType::Float);
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

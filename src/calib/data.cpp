@@ -26,9 +26,10 @@ const std::vector<std::string> kMicroRequired = {"kind", "dst", "param", "count"
 const std::vector<std::string> kMicroOptional = {"set", "fields"};
 const std::vector<std::string> kKernelRequired = {"kernel", "cores",  "m",      "k",      "n",
                                                   "dtype",  "base_m", "base_n", "base_k", "task_us"};
-const std::vector<std::string> kKernelOptional = {"aic_mac_us",     "aic_mte2_us",   "aic_mte1_us",
-                                                  "aic_fixpipe_us", "aic_scalar_us", "b_layout",
-                                                  "l1_buffers",     "l0_buffers",    "set"};
+const std::vector<std::string> kKernelOptional = {
+    "aic_mac_us",    "aic_mte2_us", "aic_mte1_us", "aic_fixpipe_us",
+    "aic_scalar_us", "b_layout",    "l1_buffers",  "l0_buffers",
+    "unit_flag",     "c_dtype",     "set"};
 
 struct Cell {
   std::string text;
@@ -196,6 +197,13 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
     k.shape.b_layout = r.one_of("b_layout", {"nt", "nd"}) == "nd" ? gen::BLayout::ND : gen::BLayout::NT;
   if (r.has("l1_buffers")) k.opt.l1_buffers = static_cast<uint32_t>(r.uint("l1_buffers", 1, 2));
   if (r.has("l0_buffers")) k.opt.l0_buffers = static_cast<uint32_t>(r.uint("l0_buffers", 1, 2));
+  // As gen writes the kernel: unitFlag on (the Matmul NORM template), C in the input type.
+  if (r.has("unit_flag")) k.opt.unit_flag = r.one_of("unit_flag", {"on", "off"}) == "on";
+  k.shape.c_dtype = k.shape.dtype;
+  if (r.has("c_dtype")) {
+    const std::string c = r.one_of("c_dtype", {"half", "bf16", "float"});
+    k.shape.c_dtype = c == "half" ? isa::DType::Half : c == "bf16" ? isa::DType::BF16 : isa::DType::Float;
+  }
   k.task_us = r.positive("task_us");
   for (size_t p = 0; p < kKernelPipeCount; ++p)
     if (r.has(kKernelPipeColumns[p])) k.pipe_us[p] = r.positive(kKernelPipeColumns[p]);

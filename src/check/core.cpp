@@ -54,6 +54,7 @@ size_t CoreChecker::flag_key(isa::EventPair e, uint8_t id) {
 
 void CoreChecker::issue(const isa::Instruction& in) {
   if (finished_) return;
+  unit_flags(in);  // unit-flag hand-offs follow program order, not the canonical order
   const size_t p = pipe_index(in);
   // The common case, nothing held: process it at once.
   if (program_.empty() && p != kS && queues_[p].empty() && ready(in)) {
@@ -259,7 +260,10 @@ void CoreChecker::finish(const RunEnd& end) {
   // Instructions still held wait for SetFlags that never came: a deadlock, whether or not a
   // model ran the program (a programmatic run has none to tell).
   const bool completed = end.completed && !stuck();
-  if (completed) end_lints();
+  if (completed) {
+    end_lints();
+    unit_flags_left_set();
+  }
   if (end.deadlock || stuck()) deadlock_hints();
   // Unused-sync judgements need the whole program: a run that stopped early has not shown
   // what its last syncs order.

@@ -25,12 +25,17 @@ class CrossCore;
 // Shadow memory, FastTrack style: per byte range its last writer (and whether its bytes are
 // defined: GM always is); the reads since, per buffer, in a ReadLog. Reads the log gave up on
 // (no writer caught up) are kept per byte range too, with the last reader on each pipe.
+// L0C cell types, as a Mmad leaves them and a Fixpipe or an accumulating Mmad reads them.
+enum CellType : uint8_t { kNoCells = 0, kInt32Cells = 1, kFloatCells = 2 };
+
 struct ShadowCell {
   AccessRef writer;
   uint16_t writer_fractals = 0;  // (m/16)*(n/16) of a Mmad writer, for the interlock rule
   bool defined = false;
+  uint8_t cells = kNoCells;  // L0C: the type the writer left (CellType)
   bool same(const ShadowCell& o) const {
-    return writer.index == o.writer.index && defined == o.defined && writer_fractals == o.writer_fractals;
+    return writer.index == o.writer.index && defined == o.defined && writer_fractals == o.writer_fractals &&
+           cells == o.cells;
   }
 };
 struct ReaderCell {
@@ -82,9 +87,16 @@ class CoreChecker {
   struct Access {
     AccessRef ref;
     size_t pipe = 0;
-    uint16_t fractals = 0;  // Mmad: (m/16)*(n/16)
-    bool copy = false;      // MTE1 load: copies undefined bytes on rather than reporting them
+    uint16_t fractals = 0;     // Mmad: (m/16)*(n/16)
+    bool copy = false;         // MTE1 load: copies undefined bytes on rather than reporting them
+    uint8_t cells = kNoCells;  // L0C: the cell type it writes (Mmad) or reads (Fixpipe, accumulating Mmad)
     const isa::Op* op = nullptr;
+  };
+  // The unit flags of L0C, one per 512-byte granule, followed in program order (unit_flags.cpp).
+  struct UnitGranule {
+    bool set = false;         // a Mmad with unitFlag=3 handed it over and no Fixpipe took it
+    AccessRef setter, taker;  // that Mmad; the last Fixpipe with unitFlag=3 that took it
+    AccessRef mmad;           // the last Mmad that wrote it (any unitFlag)
   };
 
   // Canonical order (core.cpp).
@@ -104,6 +116,14 @@ class CoreChecker {
   static size_t flag_key(isa::EventPair e, uint8_t id);
   void lint_event_id(const isa::Instruction& in, uint8_t id);
   void report_redundant(size_t pipe);
+
+  // unitFlag hand-offs and their misuse (unit_flags.cpp), in program order.
+  void unit_flags(const isa::Instruction& in);
+  void unit_misuse(const AccessRef& at, const AccessRef& other, const std::string& summary,
+                   const std::string& fix, uint32_t granule);
+  void unit_flags_left_set();
+  // Whether unit flags order the L0C accesses `first` and `second` (program order).
+  static bool unit_ordered(const AccessRef& first, const AccessRef& second);
 
   // Memory hazards (hazards.cpp).
   void process_memory(const isa::Instruction& in, size_t pipe);
@@ -141,6 +161,7 @@ class CoreChecker {
             uint64_t lo, uint64_t hi, uint16_t a_fractals);
   void uninit(const Access& b, const isa::OperandAccess& o, uint64_t lo, uint64_t hi,
               const AccessRef& origin);
+  void type_confusion(const Access& b, const AccessRef& writer, uint8_t written, uint64_t lo, uint64_t hi);
   void interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi, uint16_t fractals,
                           uint8_t hazard);
   void resolve_watches(const isa::WaitFlag& w, const AccessRef& wait, const AccessRef& set);
@@ -176,6 +197,7 @@ class CoreChecker {
   };
   std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
 
+  std::vector<UnitGranule> unit_;  // L0C unit flags (grown on use)
   std::array<Buffer, isa::kSpaceCount> onchip_;
   std::vector<Buffer> gm_;  // per GM tensor
   FootprintCache footprints_;

@@ -217,6 +217,53 @@ void CoreChecker::uninit(const Access& b, const isa::OperandAccess& o, uint64_t 
   book_.add_range(slot.id, b.ref.index, b.ref.index, lo, hi);
 }
 
+void CoreChecker::type_confusion(const Access& b, const AccessRef& writer, uint8_t written, uint64_t lo,
+                                 uint64_t hi) {
+  const ReportKey key = key_of(ReportKind::TypeConfusion, core_, writer, core_, b.ref, isa::Space::L0C);
+  const ReportBook::Slot slot = book_.find(key, Severity::Error);
+  if (!slot.report) return;
+  if (slot.fresh) {
+    Report& r = *slot.report;
+    r.space = isa::Space::L0C;
+    r.at = instr_ref(core_, b.ref, "reads");
+    r.other = instr_ref(core_, writer, "writes");
+    const FileId file = b.ref.file;
+    const bool as_float = b.cells == kFloatCells;
+    const char* read_as = as_float ? "float" : "int32";
+    const char* left = written == kFloatCells ? "float" : "int32";
+    const std::string w = std::string(op_name(writer.op)) + " (M) at " + line_of(writer, file);
+    const std::string what =
+        written == kFloatCells ? " (a half/bf16 Mmad: fp32 results)" : " (an int8 Mmad: int32 results)";
+    r.summary = std::string(op_name(b.ref.op)) + " (" + pipe_name(b.ref.pipe) + ") reads L0C cells as " +
+                read_as + " that " + w + " left as " + left + what +
+                ": every value would be reinterpreted bits";
+    std::string fix;
+    if (is_fixpipe(b.ref.op)) {
+      fix = written == kFloatCells
+                ? "dtype=float on " + line_of(b.ref, file) + " (quantPre=F322F16 for fp16 C)"
+                : "dtype=int32 on " + line_of(b.ref, file) +
+                      " (quantPre=DEQF16 or REQ8 to "
+                      "convert)";
+      if (written == kInt32Cells && is_mmad(writer.op))
+        fix += ", or dtype=half (or bf16) on the Mmad at " + line_of(writer, file) +
+               " if A and B are fp16: the Mmad default is int8";
+    } else {
+      fix = "the same dtype on both Mmads (" + lines(writer, b.ref, file) + "), or cmatrixInitVal=1 on " +
+            line_of(b.ref, file) + " to start a new C";
+    }
+    r.details.push_back(
+        {"hint", std::string("L0C holds int32 cells after an int8 Mmad or MmadWithSparse and ") +
+                     "float cells after a half or bf16 Mmad; Fixpipe's dtype names the cells it reads"});
+    r.fix.kind = Fix::Kind::Edit;
+    r.fix.after_line = writer.line;
+    r.fix.before_line = b.ref.line;
+    r.fix.text = fix;
+    book_.want_cycles(slot.id, false, core_, writer.index);
+    book_.want_cycles(slot.id, true, core_, b.ref.index);
+  }
+  book_.add_range(slot.id, writer.index, b.ref.index, lo, hi);
+}
+
 void CoreChecker::interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi,
                                      uint16_t fractals, uint8_t hazard) {
   const ReportKey key = key_of(ReportKind::InterlockBoundary, core_, a, core_, b.ref, isa::Space::L0C);

@@ -23,8 +23,20 @@ uint16_t fractals_of(const isa::Op& op) {
   return m ? static_cast<uint16_t>((m->m / 16) * (m->n / 16)) : 0;
 }
 
+// The L0C cell type an instruction writes (Mmad) or expects to read (Fixpipe; an accumulating
+// Mmad reads what it writes).
+uint8_t cells_of(const isa::Op& op) {
+  if (const auto* m = std::get_if<isa::Mmad>(&op))
+    return m->dtype == isa::DType::Int8 ? kInt32Cells : kFloatCells;
+  if (std::holds_alternative<isa::MmadWithSparse>(op)) return kInt32Cells;
+  if (const auto* f = std::get_if<isa::Fixpipe>(&op))
+    return f->dtype == isa::DType::Int32 ? kInt32Cells : kFloatCells;
+  return kNoCells;
+}
+
 bool is_copy(const isa::Op& op) {
-  return std::holds_alternative<isa::LoadData>(op) || std::holds_alternative<isa::LoadDataWithSparse>(op);
+  return std::holds_alternative<isa::LoadData>(op) || std::holds_alternative<isa::LoadDataWithSparse>(op) ||
+         std::holds_alternative<isa::LoadData3DV2>(op);
 }
 
 void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {
@@ -78,7 +90,7 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
   }
   if (!redundant_[pipe].empty()) report_redundant(pipe);
-  Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), &in.op};
+  Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), cells_of(in.op), &in.op};
   needed_.fill(false);
   seen_.fill(false);
   for (size_t i = 0; i < acc.size(); ++i) {
@@ -123,8 +135,10 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
   // Fast path: one defined cell whose writer is ordered (or this very instruction) holds every
   // byte read. Then no piece conflicts and none is undefined; `ordered` only notes the sync it
   // owes that to, the same for every piece, so checking once is the same as per piece.
+  // L0C cells read as the type their writer left them (a Fixpipe's dtype, an accumulating Mmad's).
+  const bool typed = o.space == isa::Space::L0C && b.cells != kNoCells;
   if (const ShadowCell* c = buf.map.covering(o.ranges.front().begin, o.ranges.back().end);
-      c && (c->defined || !tracks_definition) &&
+      c && (c->defined || !tracks_definition) && (!typed || c->cells == kNoCells || c->cells == b.cells) &&
       (!c->writer.valid() || c->writer.index == b.ref.index || ordered(b, c->writer))) {
     buf.reads.add(b.ref, b.fractals, o.ranges);
     if (buf.reads.size() < ReadLog::kFoldAt) return;
@@ -138,6 +152,8 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
         if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
           conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
         if (tracks_definition && !c.defined) undefined_piece(lo, hi, c.writer);
+        if (typed && c.cells != kNoCells && c.cells != b.cells && c.writer.index != b.ref.index)
+          type_confusion(b, c.writer, c.cells, lo, hi);
       },
       [&](uint64_t lo, uint64_t hi) {
         if (tracks_definition) undefined_piece(lo, hi, AccessRef{});
@@ -216,6 +232,7 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
   n.writer = b.ref;
   n.writer_fractals = b.fractals;
   n.defined = true;
+  if (o.space == isa::Space::L0C) n.cells = b.cells;
   // The last writers of the bytes, checked as they are replaced (nothing in between reads the map).
   buf.map.exchange(o.ranges, n, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
     if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
@@ -233,18 +250,11 @@ void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, b
       interlock_boundary(b, a, lo, hi, a_fractals, b_writes ? (a_writes ? 3 : 2) : 1);
     return;  // the Cube interlocks accumulation into the same L0C cells itself
   }
-  // Kernels that hand L0C between Mmad and Fixpipe with unitFlag legitimately have no M_FIX /
-  // FIX_M flags. unitFlag is not modelled, so say so once instead of reporting every tile.
-  const bool fix = a.pipe == isa::Pipe::FIX || b.ref.pipe == isa::Pipe::FIX;
-  if (o.space == isa::Space::L0C && fix && (a.unit_flag || b.ref.unit_flag)) {
-    const AccessRef& mmad = a.unit_flag ? a : b.ref;
-    lint(ReportKind::UnitFlagUnchecked, mmad, op_name(mmad.op),
-         std::string(op_name(mmad.op)) +
-             " uses unitFlag, which the simulator does not model: its L0C hand-off "
-             "to and from Fixpipe is not checked",
-         "with SetFlag/WaitFlag<M_FIX> and <FIX_M> instead, the checker can check it");
+  // Mmad and Fixpipe with unitFlag hand L0C to each other at the granule, with no M_FIX / FIX_M
+  // flags: such pairs are ordered (a hand-off that would hang is a unitFlag misuse, reported in
+  // program order by unit_flags.cpp).
+  if (o.space == isa::Space::L0C && (a.index < b.ref.index ? unit_ordered(a, b.ref) : unit_ordered(b.ref, a)))
     return;
-  }
   race(b, a, a_writes, b_writes, o, lo, hi, a_fractals);
 }
 

@@ -30,8 +30,12 @@ const char* to_string(ReportKind k) {
       return "unneeded synchronisation";
     case ReportKind::PipeSBarrier:
       return "PipeBarrier<PIPE_S>";
-    case ReportKind::UnitFlagUnchecked:
-      return "unitFlag not checked";
+    case ReportKind::UnitFlagMisuse:
+      return "unitFlag misuse";
+    case ReportKind::UnitFlagLeftSet:
+      return "unit flags left set";
+    case ReportKind::TypeConfusion:
+      return "type confusion";
   }
   return "?";
 }
@@ -58,8 +62,12 @@ const char* code_of(ReportKind k) {
       return "unneeded-sync";
     case ReportKind::PipeSBarrier:
       return "pipe-s-barrier";
-    case ReportKind::UnitFlagUnchecked:
+    case ReportKind::UnitFlagMisuse:
       return "unitflag";
+    case ReportKind::UnitFlagLeftSet:
+      return "unitflag-left-set";
+    case ReportKind::TypeConfusion:
+      return "type-confusion";
   }
   return "?";
 }
@@ -78,6 +86,8 @@ const char* to_string(Fix::Kind k) {
       return "pipe-all";
     case Fix::Kind::Separate:
       return "separate";
+    case Fix::Kind::Edit:
+      return "edit";
   }
   return "?";
 }

@@ -5,7 +5,7 @@ namespace aicore::check {
 namespace {
 constexpr const char* kOpNames[] = {"DataCopy", "DataCopyNd2Nz",  "LoadData", "LoadDataWithSparse",
                                     "Mmad",     "MmadWithSparse", "Fixpipe",  "SetFlag",
-                                    "WaitFlag", "PipeBarrier"};
+                                    "WaitFlag", "PipeBarrier",    "LoadData3DV2"};
 static_assert(sizeof(kOpNames) / sizeof(kOpNames[0]) == std::variant_size_v<isa::Op>, "one name per op");
 }  // namespace
 
@@ -15,14 +15,19 @@ AccessRef ref_of(const isa::Instruction& in) {
   r.line = in.line;
   r.file = in.file;
   r.op = static_cast<uint8_t>(in.op.index());
-  if (const auto* m = std::get_if<isa::Mmad>(&in.op)) r.unit_flag = m->unitFlag != 0;
-  if (const auto* m = std::get_if<isa::MmadWithSparse>(&in.op)) r.unit_flag = m->unitFlag != 0;
+  if (const auto* m = std::get_if<isa::Mmad>(&in.op)) r.unit_flag = m->unitFlag & 3u;
+  if (const auto* m = std::get_if<isa::MmadWithSparse>(&in.op)) r.unit_flag = m->unitFlag & 3u;
+  if (const auto* f = std::get_if<isa::Fixpipe>(&in.op)) r.unit_flag = f->unitFlag & 3u;
   r.pipe = isa::pipe_of(in.op);
   return r;
 }
 
 const char* op_name(uint8_t op) {
   return op < std::variant_size_v<isa::Op> ? kOpNames[op] : "?";
+}
+
+bool is_fixpipe(uint8_t op) {
+  return op == isa::Op(isa::Fixpipe{}).index();
 }
 
 bool is_mmad(uint8_t op) {

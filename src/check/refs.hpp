@@ -15,8 +15,8 @@ struct AccessRef {
   static constexpr uint64_t kNone = (uint64_t{1} << 48) - 1;
   AccessRef() : index(kNone), op(0), unit_flag(0), pipe(isa::Pipe::S) {}
   uint64_t index : 48;     // position in its core's program
-  uint64_t op : 7;         // isa::Op alternative
-  uint64_t unit_flag : 1;  // a Mmad with unitFlag set (not modelled: see CoreChecker::conflict)
+  uint64_t op : 6;         // isa::Op alternative
+  uint64_t unit_flag : 2;  // unitFlag of a Mmad or Fixpipe: 0, 2 or 3 (CoreChecker::conflict)
   isa::Pipe pipe : 8;
   uint32_t line = 0;
   FileId file = 0;
@@ -27,6 +27,7 @@ static_assert(sizeof(AccessRef) == 16, "AccessRef packs into 16 bytes");
 AccessRef ref_of(const isa::Instruction& in);
 const char* op_name(uint8_t op);  // mnemonic of an isa::Op alternative
 bool is_mmad(uint8_t op);
+bool is_fixpipe(uint8_t op);
 
 // A sync instruction, for messages: "WaitFlag<MTE2_MTE1>(0)", "PipeBarrier<PIPE_M>".
 std::string sync_text(const isa::Op& op);

@@ -46,7 +46,7 @@ std::vector<calib::SimResult> read_cores(const std::string& dir, size_t cores) {
     r.ok = true;
     r.cycles = core["cycles"].get<uint64_t>();
     for (size_t p = 0; p < calib::kKernelPipeCount; ++p)
-      r.active[p] = core["pipes"][calib::kKernelPipeNames[p]]["active_cycles"].get<uint64_t>();
+      r.active[p] = core["pipes"][calib::kKernelPipeNames[p]]["aic_time_cycles"].get<uint64_t>();
   }
   return out;
 }
@@ -197,6 +197,12 @@ size_t print_table(std::ostream& out, const std::vector<TableRow>& rows, bool wi
       s.worst_at = t.row + " " + t.figure;
     }
   }
+  for (const TableRow& t : rows)
+    if (t.figure.find(" msprof us") != std::string::npos) {
+      out << "(P msprof us: each pipe's time as msprof counts it, stats.json aic_time_cycles: a Fixpipe's "
+             "unitFlag wait included, not its busy time)\n";
+      break;
+    }
   for (const auto& [set, s] : per_set) {
     std::snprintf(line, sizeof line, "%s rows (%zu figures): mean |error| %.1f%%, worst %.1f%% (%s)\n",
                   set.c_str(), s.n, 100 * s.sum / static_cast<double>(s.n), 100 * s.worst,

@@ -13,11 +13,14 @@ const std::vector<Cap>& caps() {
        "MTE2 reads go through the core's GM port, shared with Fixpipe writes"},
       {"gm.write.bytes_per_cycle", "gm.shared_bytes_per_cycle",
        "Fixpipe writes go through the core's GM port, shared with MTE2 reads"},
-      // Fixpipe takes the longer of its L0C read and its GM write (4-byte cells: int32 or float).
+      // Fixpipe takes the longer of its conversion (elements) and its GM write (bytes); an output
+      // element is 1 (int8), 2 (half/bf16) or 4 (int32/float) bytes.
       {"gm.write.bytes_per_cycle", "fixpipe.elements_per_cycle",
-       "Fixpipe cannot write GM faster than it reads 4-byte L0C cells", 4, " x 4", false},
+       "Fixpipe cannot write GM faster than it produces output elements of at most 4 bytes", 4, " x 4",
+       false},
       {"fixpipe.elements_per_cycle", "gm.write.bytes_per_cycle",
-       "Fixpipe cannot read L0C faster than it writes the 4-byte cells to GM", 0.25, " / 4", false},
+       "Fixpipe cannot produce output elements, of at least 1 byte, faster than it writes them to GM", 1, "",
+       false},
       {"gm.shared_bytes_per_cycle", "chip.gm_bytes_per_cycle",
        "a core's GM port cannot carry more than the whole chip's GM bandwidth"},
   };

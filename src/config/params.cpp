@@ -68,9 +68,14 @@ std::vector<Param> make_table() {
        "Fixpipe GM write bytes in flight (until visible): a write starts when it fits beside them (0 = no "
        "limit)",
        AICORE_FIELD(gm.write.window_bytes), 0, kMaxBuffer, 0},
-      {"gm.write.row_cycles", "cycles",
-       "extra cycles per destination row after the first of a Fixpipe whose GM rows are not contiguous",
-       AICORE_FIELD(gm.write.row_cycles), 0, kMaxCycles, 0},
+      // A GM transfer granule is at most a few KiB; 1 = every start is aligned (no penalty).
+      {"gm.write.align_bytes", "bytes",
+       "a Fixpipe destination run (contiguous GM bytes) starting on a multiple of this writes at full rate",
+       AICORE_FIELD(gm.write.align_bytes), 1, 65536, 0},
+      {"gm.write.unaligned_cost", "factor",
+       "cycles per byte of a destination run that starts off gm.write.align_bytes, relative to an aligned "
+       "one",
+       AICORE_FIELD(gm.write.unaligned_cost), 1, 64, 0},
       {"gm.shared_bytes_per_cycle", "B/cycle", "GM port bandwidth shared by MTE2 reads and FIX writes",
        AICORE_FIELD(gm.shared_bytes_per_cycle), kMinRate, kMaxRate, 0},
 
@@ -108,9 +113,10 @@ std::vector<Param> make_table() {
       {"cube.latency_cycles", "cycles", "Mmad result visible in L0C after the occupancy",
        AICORE_FIELD(cube.latency_cycles), 0, kMaxCycles, 0},
 
-      {"fixpipe.elements_per_cycle", "elements/cycle", "Fixpipe L0C read rate before the GM port",
+      {"fixpipe.elements_per_cycle", "elements/cycle",
+       "Fixpipe output elements per cycle (L0C read and conversion), before the GM write",
        AICORE_FIELD(fixpipe.elements_per_cycle), kMinRate, kMaxRate, 0},
-      {"fixpipe.overhead_cycles", "cycles", "Fixpipe per-instruction overhead",
+      {"fixpipe.overhead_cycles", "cycles", "Fixpipe per-instruction head (occupancy)",
        AICORE_FIELD(fixpipe.overhead_cycles), 0, kMaxCycles, 0},
       {"fixpipe.latency_cycles", "cycles", "Fixpipe latency on top of the GM write",
        AICORE_FIELD(fixpipe.latency_cycles), 0, kMaxCycles, 0},

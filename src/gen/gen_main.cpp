@@ -29,6 +29,8 @@ std::string gen_usage(const std::string& program) {
          "  --b FILE.npy        use this int8 K x N B (original, before densification)\n"
          "  --tile-m/--tile-n/--tile-k T   force the tiled, double-buffered form with these tiles\n"
          "                      (default: one tile when the problem fits L0A/L0B/L0C, else 128x128x256)\n"
+         "  --l1-full           copy A and B whole into L1 once (they must fit) and load every tile from\n"
+         "                      there, instead of copying each tile's chunks from GM\n"
          "  --pattern 4:2|full  random B values: 4:2 groups (default with --sparse) or every element\n"
          "                      (default with --dense)\n"
          "  --density D         4:2: chance each of a group's two slots is non-zero (default 0.75);\n"
@@ -39,9 +41,17 @@ std::string gen_usage(const std::string& program) {
          "usage: " +
          program +
          " gen --dtype half|bf16 --m M --k K --n N --out DIR [options]\n"
-         "  The best-practice fp16/bf16 matmul kernel: C (M x N fp32) = A x B in base blocks, DataCopyNd2Nz\n"
-         "  into double-buffered L1, LoadData into double-buffered L0A/L0B, L0C accumulation over K, one\n"
-         "  Fixpipe per block. M, K, N multiples of 16. Writes DIR/NAME.trace, a.bin, b.bin, c_golden.bin.\n"
+         "  The best-practice fp16/bf16 matmul kernel: C (M x N) = A x B in base blocks, DataCopyNd2Nz\n"
+         "  into double-buffered L1, LoadData into double-buffered L0A/L0B, L0C accumulation over K (fp32), "
+         "one\n"
+         "  Fixpipe per block converting C to its type. M, K, N multiples of 16. Writes DIR/NAME.trace, "
+         "a.bin,\n"
+         "  b.bin, c_golden.bin.\n"
+         "  --c-dtype half|bf16|float  the type of C in GM (default: the input type, as the best-practice\n"
+         "                      kernel writes fp16 C; float: the fp32 L0C cells as they are)\n"
+         "  --unit-flag on|off  hand L0C to Fixpipe by unitFlag as the Matmul NORM template does (on, "
+         "default)\n"
+         "                      or by M_FIX / FIX_M flags (off)\n"
          "  --b-layout nd|nt    B as K x N row-major (nd) or N x K row-major, B transposed (nt, default)\n"
          "  --base MxNxK        base block base_m x base_n x base_k (default 128x256x64)\n"
          "  --l1-buffers 1|2    L1 slots (default 2); --l0-buffers 1|2: L0A/L0B slots (default 2)\n"
@@ -61,7 +71,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
   const Args args("gen", argv,
                   {"m", "k", "n", "seed", "out", "name", "a", "b", "tile-m", "tile-n", "tile-k", "density",
                    "pattern", "lossy"},
-                  {"sparse", "dense", "no-originals", "help"});
+                  {"sparse", "dense", "no-originals", "l1-full", "help"});
   if (args.flag("help")) {
     out << gen_usage(program);
     return 0;
@@ -95,7 +105,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
   const double lossy = args.real("lossy", 0.0, 0.0, 1.0);
   const TileRequest tiles{static_cast<uint32_t>(args.uint("tile-m", 0, 16, 4080)),
                           static_cast<uint32_t>(args.uint("tile-n", 0, 16, 4080)),
-                          static_cast<uint32_t>(args.uint("tile-k", 0, 32, 4064))};
+                          static_cast<uint32_t>(args.uint("tile-k", 0, 32, 4064)), args.flag("l1-full")};
   const Plan plan = make_plan(shape, tiles);
 
   // A is drawn first, then B: the same seed gives the same A and B whether --sparse or

@@ -1,5 +1,6 @@
 // Data and golden of the best-practice matmul kernel: plain loops and their own fp16/bf16
 // conversions, sharing nothing with the semantics layer (matmul.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -113,9 +114,33 @@ std::vector<float> matmul_tolerance(const MatmulPlan& p, const MatmulData& d) {
     for (uint64_t n = 0; n < s.N; ++n) {
       double sum = 0;
       for (uint64_t k = 0; k < s.K; ++k) sum += value(d.a[m * s.K + k]) * value(d.b[b_index(s, k, n)]);
-      tol[m * s.N + n] = static_cast<float>(1e-5 * sum + 1e-6);
+      double t = 1e-5 * sum + 1e-6;
+      // C in half/bf16: the fp32 result and the golden may round to neighbouring values.
+      if (s.c_dtype != isa::DType::Float) {
+        const double g = std::fabs(static_cast<double>(d.golden[m * s.N + n])) + t;
+        const int bits = s.c_dtype == isa::DType::Half ? 10 : 7;
+        int e;
+        std::frexp(g, &e);  // g = f * 2^e, f in [0.5, 1): one ulp is 2^(e - 1 - bits)
+        t += std::max(std::ldexp(1.0, e - 1 - bits),
+                      s.c_dtype == isa::DType::Half ? std::ldexp(1.0, -24) : 0.0);
+      }
+      tol[m * s.N + n] = static_cast<float>(t);
     }
   return tol;
+}
+
+std::vector<uint8_t> matmul_golden_bytes(const MatmulPlan& p, const MatmulData& d) {
+  const isa::DType t = p.shape.c_dtype;
+  std::vector<uint8_t> out(d.golden.size() * isa::size_of(t));
+  for (size_t i = 0; i < d.golden.size(); ++i) {
+    if (t == isa::DType::Float) {
+      std::memcpy(&out[i * 4], &d.golden[i], 4);
+      continue;
+    }
+    const uint16_t h = t == isa::DType::Half ? float_to_half(d.golden[i]) : float_to_bf16(d.golden[i]);
+    std::memcpy(&out[i * 2], &h, 2);
+  }
+  return out;
 }
 
 }  // namespace aicore::gen

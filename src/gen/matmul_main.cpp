@@ -41,6 +41,15 @@ MatmulPlan plan_of(const Args& args) {
   else
     args.fail("--dtype must be half or bf16 (int8 GEMMs: --dense or --sparse without --dtype), not '" +
               dtype + "'");
+  const std::string c_type = args.str("c-dtype", isa::to_string(s.dtype));
+  if (c_type == "half" || c_type == "fp16")
+    s.c_dtype = isa::DType::Half;
+  else if (c_type == "bf16" || c_type == "bfloat16")
+    s.c_dtype = isa::DType::BF16;
+  else if (c_type == "float" || c_type == "fp32")
+    s.c_dtype = isa::DType::Float;
+  else
+    args.fail("--c-dtype must be half, bf16 or float (the type Fixpipe writes C in), not '" + c_type + "'");
   const std::string layout = args.str("b-layout", "nt");
   if (layout != "nd" && layout != "nt")
     args.fail("--b-layout must be nd (K x N) or nt (N x K), not '" + layout + "'");
@@ -54,6 +63,13 @@ MatmulPlan plan_of(const Args& args) {
   o.l1_buffers = static_cast<uint32_t>(args.uint("l1-buffers", 2, 1, 2));
   o.l0_buffers = static_cast<uint32_t>(args.uint("l0-buffers", 2, 1, 2));
   o.blocks = args.uint("blocks", 0, 1, UINT32_MAX);
+  const std::string uf = args.str("unit-flag", "on");
+  if (uf != "on" && uf != "off")
+    args.fail(
+        "--unit-flag must be on (hand L0C to Fixpipe by unitFlag, as the Matmul NORM template) or off "
+        "(M_FIX / FIX_M flags), not '" +
+        uf + "'");
+  o.unit_flag = uf == "on";
   if (o.blocks && !args.flag("timing-only"))
     args.fail("--blocks N writes a partial kernel, which has no golden: give it with --timing-only");
   return make_matmul_plan(s, o);
@@ -61,8 +77,8 @@ MatmulPlan plan_of(const Args& args) {
 
 int run(const std::vector<std::string>& argv, std::ostream& out, const std::string& program) {
   const Args args("gen", argv,
-                  {"m", "k", "n", "dtype", "b-layout", "base", "l1-buffers", "l0-buffers", "blocks", "values",
-                   "seed", "out", "name"},
+                  {"m", "k", "n", "dtype", "c-dtype", "unit-flag", "b-layout", "base", "l1-buffers",
+                   "l0-buffers", "blocks", "values", "seed", "out", "name"},
                   {"timing-only", "help"});
   if (args.flag("help")) {
     out << gen_usage(program);
@@ -105,7 +121,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, const std::stri
     const MatmulData d = matmul_data(plan, args.uint("seed", 1, 0, UINT64_MAX), exact);
     put("a.bin", d.a.data(), d.a.size() * 2);
     put("b.bin", d.b.data(), d.b.size() * 2);
-    put("c_golden.bin", d.golden.data(), d.golden.size() * 4);
+    const std::vector<uint8_t> golden = matmul_golden_bytes(plan, d);
+    put("c_golden.bin", golden.data(), golden.size());
     if (!exact) {
       const std::vector<float> tol = matmul_tolerance(plan, d);
       put("c_tolerance.bin", tol.data(), tol.size() * 4);
@@ -125,14 +142,15 @@ std::string render_matmul_trace(const MatmulPlan& p, const std::vector<Emitted>&
   for (const auto& h : header) t += "# " + h + "\n";
   t += std::string("# A: M x K row-major; B: ") +
        (p.shape.b_layout == BLayout::NT ? "N x K row-major (B transposed)" : "K x N row-major") +
-       "; C: M x N fp32 row-major.\n";
+       "; C: M x N " + isa::to_string(p.shape.c_dtype) + " row-major.\n";
   t += trace::format_gm(names[0], matmul_bytes_a(p), data ? "a.bin" : "") + "\n";
   t += trace::format_gm(names[1], matmul_bytes_b(p), data ? "b.bin" : "") + "\n";
   t += trace::format_gm(names[2], matmul_bytes_c(p)) + "\n";
+  const std::string c_type = isa::to_string(p.shape.c_dtype);
   if (data && exact)
-    t += trace::format_expect(names[2], "c_golden.bin", "float", {p.shape.M, p.shape.N}) + "\n";
+    t += trace::format_expect(names[2], "c_golden.bin", c_type, {p.shape.M, p.shape.N}) + "\n";
   else if (data)
-    t += trace::format_out(names[2], "c.bin", "float", {p.shape.M, p.shape.N}) + "\n";
+    t += trace::format_out(names[2], "c.bin", c_type, {p.shape.M, p.shape.N}) + "\n";
   std::string line;
   for (const Emitted& e : program) {
     if (!e.comment.empty()) t += "\n# " + e.comment + "\n";

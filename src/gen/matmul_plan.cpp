@@ -22,6 +22,8 @@ std::string kib(uint64_t b) {
 
 void check_shape(const MatmulShape& s) {
   if (s.dtype != isa::DType::Half && s.dtype != isa::DType::BF16) bad("--dtype must be half or bf16");
+  if (s.c_dtype != isa::DType::Half && s.c_dtype != isa::DType::BF16 && s.c_dtype != isa::DType::Float)
+    bad("--c-dtype must be half, bf16 or float");
   const auto m16 = [](const char* what, uint32_t v) {
     if (v == 0 || v % 16)
       bad(std::string(what) + " must be a positive multiple of 16 for the half/bf16 kernel (got " +
@@ -73,7 +75,8 @@ std::string MatmulPlan::describe() const {
                   "x" + std::to_string(opt.base_k) + ": " + std::to_string(m_blocks) + " x " +
                   std::to_string(n_blocks) + " blocks of " + std::to_string(k_steps) + " K steps, L1 x" +
                   std::to_string(opt.l1_buffers) + ", L0A/L0B x" + std::to_string(opt.l0_buffers) +
-                  ", L0C x" + std::to_string(l0c_buffers);
+                  ", L0C x" + std::to_string(l0c_buffers) + ", C " + isa::to_string(shape.c_dtype) +
+                  (opt.unit_flag ? ", unitFlag" : ", M_FIX/FIX_M flags");
   if (emitted_blocks() < blocks()) s += "; only the first " + std::to_string(emitted_blocks()) + " blocks";
   return s;
 }
@@ -105,7 +108,7 @@ uint64_t matmul_bytes_b(const MatmulPlan& p) {
   return uint64_t{p.shape.K} * p.shape.N * 2;
 }
 uint64_t matmul_bytes_c(const MatmulPlan& p) {
-  return uint64_t{p.shape.M} * p.shape.N * 4;
+  return uint64_t{p.shape.M} * p.shape.N * isa::size_of(p.shape.c_dtype);
 }
 
 }  // namespace aicore::gen

@@ -41,14 +41,16 @@ class Builder {
     note_ = "pre-set the 'slot free' flags: every slot starts free";
     for (uint64_t id = 0; id < p_.opt.l1_buffers; ++id) set(Pipe::MTE1, Pipe::MTE2, id);
     for (uint64_t id = 0; id < p_.opt.l0_buffers; ++id) set(Pipe::M, Pipe::MTE1, id);
-    for (uint64_t id = 0; id < p_.l0c_buffers; ++id) set(Pipe::FIX, Pipe::M, id);
+    if (!p_.opt.unit_flag)
+      for (uint64_t id = 0; id < p_.l0c_buffers; ++id) set(Pipe::FIX, Pipe::M, id);
     uint64_t t = 0;
     for (uint64_t b = 0; b < p_.emitted_blocks(); ++b)
       for (uint32_t kt = 0; kt < p_.k_steps; ++kt, ++t) step(make_step(b, kt, t));
     note_ = "drain the 'slot free' flags: nothing stays set at the end";
     for (uint64_t id = 0; id < p_.opt.l1_buffers; ++id) wait(Pipe::MTE1, Pipe::MTE2, id);
     for (uint64_t id = 0; id < p_.opt.l0_buffers; ++id) wait(Pipe::M, Pipe::MTE1, id);
-    for (uint64_t id = 0; id < p_.l0c_buffers; ++id) wait(Pipe::FIX, Pipe::M, id);
+    if (!p_.opt.unit_flag)
+      for (uint64_t id = 0; id < p_.l0c_buffers; ++id) wait(Pipe::FIX, Pipe::M, id);
     return std::move(out_);
   }
 
@@ -132,18 +134,22 @@ class Builder {
   // MTE1: L1 NZ -> L0A Zz, and B -> L0B Zn.
   void load(const Step& st) {
     const uint64_t l1 = st.l1 * p_.l1_slot, l0a = st.l0 * p_.l0a_slot, l0b = st.l0 * p_.l0b_slot;
-    const uint64_t m1 = st.mr / 16, k1 = st.kr / 16, n1 = st.nr / 16;
+    const uint64_t k1 = st.kr / 16, n1 = st.nr / 16;
     wait(Pipe::MTE2, Pipe::MTE1, st.l1);
     wait(Pipe::M, Pipe::MTE1, st.l0);
-    // A: L1 fractal (k, m) is at k * m1 + m, L0A wants (m, k) at m * k1 + k: one LoadData per
-    // fractal column k (repeat m1, one destination fractal in every k1), or per fractal row m.
-    if (k1 <= m1) {
-      for (uint64_t k = 0; k < k1; ++k)
-        op(load_data(Space::L0A, l0a + k * 512, l1, k * m1, m1, 1, k1 - 1, false));
-    } else {
-      for (uint64_t m = 0; m < m1; ++m)
-        op(load_data(Space::L0A, l0a + m * k1 * 512, l1, m, k1, m1, 0, false));
-    }
+    // A: the NZ tile in L1 (column blocks of mr rows) is a feature map of 1 x mr positions and kr
+    // channels: one LoadData3DV2 (img2col with a 1 x 1 filter) writes it to L0A as Zz, as the Matmul
+    // API does on 2201 (one A load per K step).
+    isa::LoadData3DV2 a;
+    a.dst = on(Space::L0A, l0a);
+    a.src = on(Space::L1, l1);
+    a.dtype = s_.dtype;
+    a.l1H = 1;
+    a.l1W = u16(st.mr);
+    a.channelSize = u16(st.kr);
+    a.kExtension = u16(st.kr);
+    a.mExtension = u16(st.mr);
+    op(a);
     if (s_.b_layout == BLayout::NT) {
       // B^T in NZ is B in Zn fractal for fractal: one contiguous run, 255 fractals at most.
       const uint64_t frac = k1 * n1;
@@ -163,7 +169,8 @@ class Builder {
   // M: this K step into the block's L0C slot.
   void compute(const Step& st) {
     wait(Pipe::MTE1, Pipe::M, st.l0);
-    if (st.first_k) wait(Pipe::FIX, Pipe::M, st.c);
+    const bool uf = p_.opt.unit_flag;
+    if (st.first_k && !uf) wait(Pipe::FIX, Pipe::M, st.c);
     // Small blocks ((m/16)*(n/16) <= 10, as in program.cpp) are not ordered by the Cube itself:
     // the accumulating Mmad waits for the previous K step's with a barrier (docs/checking.md).
     if (!st.first_k && (st.mr / 16) * (st.nr / 16) <= 10) op(isa::PipeBarrier{Pipe::M, false});
@@ -175,24 +182,30 @@ class Builder {
     mm.n = u16(st.nr);
     mm.k = u16(st.kr);
     mm.cmatrixInitVal = st.first_k;
+    // unitFlag 2 on the accumulating steps, 3 on the last: it hands the block to Fixpipe.
+    if (uf) mm.unitFlag = st.last_k ? isa::kUnitFlagFlip : isa::kUnitFlagKeep;
     op(isa::Mmad{mm, s_.dtype});
     set(Pipe::M, Pipe::MTE1, st.l0);
-    if (st.last_k) set(Pipe::M, Pipe::FIX, st.c);
+    if (st.last_k && !uf) set(Pipe::M, Pipe::FIX, st.c);
   }
 
-  // FIX: the block's L0C slot -> C rows m0.., columns n0.. (fp32 cells as they are).
+  // FIX: the block's L0C slot -> C rows m0.., columns n0.., converted to C's type on the way.
   void write_out(const Step& st) {
-    wait(Pipe::M, Pipe::FIX, st.c);
+    const bool uf = p_.opt.unit_flag;
+    if (!uf) wait(Pipe::M, Pipe::FIX, st.c);
     isa::Fixpipe fx;
-    fx.dst = gm(kC, (uint64_t{st.m0} * s_.N + st.n0) * 4);
+    fx.dst = gm(kC, (uint64_t{st.m0} * s_.N + st.n0) * isa::size_of(s_.c_dtype));
     fx.src = on(Space::L0C, st.c * p_.l0c_slot);
     fx.dtype = isa::DType::Float;
+    if (s_.c_dtype == isa::DType::Half) fx.quantPre = isa::QuantMode::F322F16;
+    if (s_.c_dtype == isa::DType::BF16) fx.quantPre = isa::QuantMode::F322BF16;
     fx.nSize = u16(st.nr);
     fx.mSize = u16(st.mr);
     fx.srcStride = u16(st.mr);
     fx.dstStride = s_.N;
+    if (uf) fx.unitFlag = isa::kUnitFlagFlip;
     op(fx);
-    set(Pipe::FIX, Pipe::M, st.c);
+    if (!uf) set(Pipe::FIX, Pipe::M, st.c);
   }
 
   const MatmulPlan& p_;

@@ -56,6 +56,7 @@ std::string Plan::describe() const {
   std::string s = std::to_string(shape.M) + "x" + std::to_string(shape.K) + "x" + std::to_string(shape.N) +
                   (shape.sparse ? " sparse 4:2" : " dense") + ", ";
   if (steps() == 1) return s + "single tile";
+  if (l1_full) s += "A and B whole in L1, ";
   return s + "tiles (m x k x n) " + std::to_string(tm) + "x" + std::to_string(tk) + "x" + std::to_string(tn) +
          " (" + std::to_string(m_tiles) + " x " + std::to_string(n_tiles) + " output tiles, " +
          std::to_string(k_chunks) + " k-chunks, " + std::to_string(steps()) + " steps, double-buffered)";
@@ -105,6 +106,26 @@ Plan make_plan(const GemmShape& s, const TileRequest& req) {
         " (choose smaller --tile-m/--tile-n/--tile-k)");
 
   const TileBytes t = tile_bytes(s, p.tm, p.tn, p.tk);
+  p.l1_full = req.l1_full;
+  if (p.l1_full) {  // the whole operands, one after the other
+    const TileBytes whole = tile_bytes(s, s.M, s.N, s.K);
+    const uint64_t need = round_up(whole.a, 512) + round_up(whole.b, 512) + whole.idx;
+    if (need > kL1Bytes)
+      bad("--l1-full: A, B" + std::string(s.sparse ? " and the indexes" : "") + " need " +
+          std::to_string(ceil_div(need, 1024)) + " KiB of L1, " + std::to_string(kL1Bytes / 1024) +
+          " KiB available");
+    if (ceil_div(s.M, 16) * ceil_div(s.K, 32) > 65535 ||
+        ceil_div(s.K, k_unit(s.sparse)) * ceil_div(s.N, 16) > 65535)
+      bad("--l1-full: A or B has more than 65535 fractals (LoadData startIndex is 16 bits)");
+    p.l1_a = 0;
+    p.l1_b = round_up(whole.a, 512);
+    p.l1_idx = p.l1_b + round_up(whole.b, 512);
+    p.l1_slot = 0;
+    p.l0a_slot = kL0ABytes / 2;
+    p.l0b_slot = kL0BBytes / 2;
+    p.l0c_slot = kL0CBytes / 2;
+    return p;
+  }
   p.l1_a = 0;
   p.l1_b = round_up(t.a, 512);
   p.l1_idx = p.l1_b + round_up(t.b, 512);

@@ -53,9 +53,11 @@ class Builder {
   std::vector<Emitted> run() {
     if (p_.double_buffered) {
       e_.note = "pre-set the 'slot free' flags of both ping/pong slots";
-      for (uint64_t id = 0; id < 2; ++id) e_.set(Pipe::MTE1, Pipe::MTE2, id);
+      if (!p_.l1_full)
+        for (uint64_t id = 0; id < 2; ++id) e_.set(Pipe::MTE1, Pipe::MTE2, id);
       for (uint64_t id = 0; id < 2; ++id) e_.set(Pipe::M, Pipe::MTE1, id);
     }
+    if (p_.l1_full) copy_whole();
     if (p_.l0c_double)
       for (uint64_t id = 0; id < 2; ++id) e_.set(Pipe::FIX, Pipe::M, id);
     uint64_t t = 0, tile = 0;
@@ -78,7 +80,8 @@ class Builder {
         }
     if (p_.double_buffered) {
       e_.note = "drain the 'slot free' flags: nothing stays set at the end";
-      for (uint64_t id = 0; id < 2; ++id) e_.wait(Pipe::MTE1, Pipe::MTE2, id);
+      if (!p_.l1_full)
+        for (uint64_t id = 0; id < 2; ++id) e_.wait(Pipe::MTE1, Pipe::MTE2, id);
       for (uint64_t id = 0; id < 2; ++id) e_.wait(Pipe::M, Pipe::MTE1, id);
     }
     if (p_.l0c_double)
@@ -89,7 +92,26 @@ class Builder {
  private:
   uint32_t k_unit() const { return s_.sparse ? 64 : 32; }
 
+  // l1_full: A (one ND2NZ copy of every row, contiguous in GM when it spans K), B and the
+  // indexes (one copy each) into L1 once; MTE1 waits for them before its first load.
+  void copy_whole() {
+    e_.note = "A, B" + std::string(s_.sparse ? " and the indexes" : "") + " whole into L1, once";
+    isa::DataCopyNd2Nz a;
+    a.dst = on(Space::L1, p_.l1_a);
+    a.src = gm(0, 0);
+    a.nValue = u16(s_.M);
+    a.dValue = u16(s_.K);
+    a.srcDValue = u16(s_.K);
+    a.dstNzC0Stride = u16(ceil_div(s_.M, 16) * 16);
+    e_.op(a);
+    const uint64_t frac = ceil_div(s_.K, k_unit()) * ceil_div(s_.N, 16);
+    copy_fractals(1, p_.l1_b, 0, 1, frac * 16, 0);
+    if (s_.sparse) copy_fractals(2, p_.l1_idx, 0, 1, frac * 4, 0);
+    e_.set(Pipe::MTE2, Pipe::MTE1, 0);
+  }
+
   void step(const Step& st) {
+    if (p_.l1_full) return step_from_l1(st);
     const bool db = p_.double_buffered;
     const uint64_t l1 = st.slot * (db ? p_.l1_slot : 0);
     const uint64_t l0a = st.slot * (db ? p_.l0a_slot : 0), l0b = st.slot * (db ? p_.l0b_slot : 0);
@@ -152,7 +174,60 @@ class Builder {
     }
     if (db) e_.set(Pipe::MTE1, Pipe::MTE2, st.slot);
     e_.set(Pipe::MTE1, Pipe::M, st.slot);
+    compute(st, l0a, l0b, l0c);
+  }
 
+  // l1_full: the tile's fractals straight from the whole A (NZ: fractal (k, m) at k * M1 + m) and
+  // the whole B (Zn: fractal (k, n) at k * N1 + n, indexes alike), one load per fractal row.
+  void step_from_l1(const Step& st) {
+    const bool db = p_.double_buffered;
+    const uint64_t l0a = st.slot * (db ? p_.l0a_slot : 0), l0b = st.slot * (db ? p_.l0b_slot : 0);
+    const uint64_t l0c = st.cslot * (p_.l0c_double ? p_.l0c_slot : 0);
+    const uint64_t m1n = ceil_div(s_.M, 16), mr1 = ceil_div(st.mr, 16), kc1 = ceil_div(st.kc, 32);
+    const uint64_t n1 = ceil_div(s_.N, 16), tn1 = ceil_div(st.nr, 16);
+    const uint64_t kb0 = st.k0 / k_unit(), kbn = ceil_div(st.kc, k_unit());
+    e_.note = "tile " + std::to_string(st.tile) + " rows " + std::to_string(st.m0) + "+" +
+              std::to_string(st.mr) + " cols " + std::to_string(st.n0) + "+" + std::to_string(st.nr) +
+              ", k " + std::to_string(st.k0) + "+" + std::to_string(st.kc) + " (from L1; L0 slot " +
+              std::to_string(st.slot) + ", L0C slot " + std::to_string(st.cslot) + ")";
+    if (st.tile == 0 && st.first_k) e_.wait(Pipe::MTE2, Pipe::MTE1, 0);
+    if (db) e_.wait(Pipe::M, Pipe::MTE1, st.slot);
+    for (uint64_t m1 = 0; m1 < mr1; ++m1) {
+      isa::LoadData ld;
+      ld.dst = on(Space::L0A, l0a + m1 * kc1 * 512);
+      ld.src = on(Space::L1, p_.l1_a);
+      ld.startIndex = u16((st.k0 / 32) * m1n + st.m0 / 16 + m1);
+      ld.repeatTimes = static_cast<uint8_t>(kc1);
+      ld.srcStride = u16(m1n);
+      e_.op(ld);
+    }
+    for (uint64_t k = 0; k < kbn; ++k) {
+      const uint64_t first = (kb0 + k) * n1 + st.n0 / 16;
+      if (s_.sparse) {
+        isa::LoadDataWithSparse ld;
+        ld.dst = on(Space::L0B, l0b + k * tn1 * 512);
+        ld.src = on(Space::L1, p_.l1_b);
+        ld.idx = on(Space::L1, p_.l1_idx);
+        ld.startIndex = u16(first);
+        ld.repeatTimes = static_cast<uint8_t>(tn1);
+        e_.op(ld);
+      } else {
+        isa::LoadData ld;
+        ld.dst = on(Space::L0B, l0b + k * tn1 * 512);
+        ld.src = on(Space::L1, p_.l1_b);
+        ld.startIndex = u16(first);
+        ld.repeatTimes = static_cast<uint8_t>(tn1);
+        ld.srcStride = 1;
+        e_.op(ld);
+      }
+    }
+    e_.set(Pipe::MTE1, Pipe::M, st.slot);
+    compute(st, l0a, l0b, l0c);
+  }
+
+  void compute(const Step& st, uint64_t l0a, uint64_t l0b, uint64_t l0c) {
+    const bool db = p_.double_buffered;
+    const uint64_t mr1 = ceil_div(st.mr, 16), tn1 = ceil_div(st.nr, 16);
     // M: accumulate this k-chunk into the tile's L0C slot.
     e_.wait(Pipe::MTE1, Pipe::M, st.slot);
     if (st.first_k && p_.l0c_double) e_.wait(Pipe::FIX, Pipe::M, st.cslot);

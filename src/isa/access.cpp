@@ -151,6 +151,20 @@ struct Exact {
     out.seal();
   }
 
+  void operator()(const LoadData3DV2& o) {
+    if (o.kExtension == 0 || o.mExtension == 0) return;
+    const uint64_t c0 = 32 / size_of(o.dtype), positions = uint64_t{o.l1H} * o.l1W;
+    out.open("src", Space::L1, 0, false);  // each channel block: mExtension positions of 32 bytes
+    for (uint64_t c = o.kStartPt / c0; c < (o.kStartPt + o.kExtension) / c0; ++c) {
+      const uint64_t lo = o.src.offset + (c * positions + o.mStartPt) * 32;
+      out.append(lo, lo + uint64_t{o.mExtension} * 32);
+    }
+    out.seal();
+    out.open("dst", Space::L0A, 0, true);
+    out.append(o.dst.offset, o.dst.offset + uint64_t{o.mExtension} * o.kExtension * size_of(o.dtype));
+    out.seal();
+  }
+
   // A in L0A (Zz): fractal (m1, k1) at (m1 * K1 + k1) * 512, row = m % 16, bytes of k < K.
   void zz(const MmadCommon& o, uint64_t k_bytes) {
     const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);
@@ -236,9 +250,12 @@ struct Exact {
         rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize, 64,
                 64);
     out.seal();
-    out.open("dst", Space::GM, o.dst.tensor, true);  // row j: nSize contiguous int32 at j * dstStride
+    // Row j: nSize contiguous elements of the output type at j * dstStride.
+    const uint64_t es = output_size(o);
+    out.open("dst", Space::GM, o.dst.tensor, true);
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
-      rows_of(out, o.dst.offset + nd * o.dstNdStride * 4, o.mSize, cblocks * 64, uint64_t{o.dstStride} * 4);
+      rows_of(out, o.dst.offset + nd * o.dstNdStride * es, o.mSize, cblocks * 16 * es,
+              uint64_t{o.dstStride} * es);
     out.seal();
   }
 
@@ -252,6 +269,29 @@ struct Exact {
 void exact_accesses(const Op& op, AccessList& out, bool gm_reads) {
   out.clear();
   std::visit(Exact{out, gm_reads}, op);
+}
+
+std::vector<uint32_t> unit_flag_granules(const Op& op) {
+  std::vector<uint32_t> out;
+  const auto add = [&](uint64_t lo, uint64_t hi) {  // L0C bytes [lo, hi)
+    for (uint64_t g = lo / kUnitFlagBytes; g * kUnitFlagBytes < hi; ++g)
+      out.push_back(static_cast<uint32_t>(g));
+  };
+  const MmadCommon* m = nullptr;
+  if (const auto* d = std::get_if<Mmad>(&op)) m = d;
+  if (const auto* d = std::get_if<MmadWithSparse>(&op)) m = d;
+  if (m && m->m && m->n && m->k) {  // whole output fractals from dst
+    add(m->dst.offset, m->dst.offset + ceil_div(m->m, 16) * ceil_div(m->n, 16) * kCFractalBytes);
+  } else if (const auto* f = std::get_if<Fixpipe>(&op)) {  // 64-byte rows of each column block
+    for (uint64_t nd = 0; f->mSize && nd < f->ndNum; ++nd)
+      for (uint64_t c = 0; c < f->nSize / 16u; ++c) {
+        const uint64_t lo = f->src.offset + nd * f->srcNdStride * kCFractalBytes + c * f->srcStride * 64;
+        add(lo, lo + uint64_t{f->mSize} * 64);
+      }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+  return out;
 }
 
 }  // namespace aicore::isa

@@ -72,6 +72,32 @@ struct FieldCheck {
            "LoadDataWithSparse uses only startIndex and repeatTimes: srcStride, dstGap, ifTranspose, sid and "
            "addrMode must be 0");
   }
+  void operator()(const LoadData3DV2& o) const {
+    need_space("dst", o.dst, Space::L0A);
+    need_space("src", o.src, Space::L1);
+    need_align("dst", o.dst, kFractalBytes);
+    need_align("src", o.src, 32);
+    if (!(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16))
+      fail(FaultKind::InvalidField,
+           std::string("LoadData3DV2 dtype must be int8, half or bf16, not ") + to_string(o.dtype));
+    if (!(o.strideW == 1 && o.strideH == 1 && o.filterW == 1 && o.filterH == 1 && o.dilationFilterW == 1 &&
+          o.dilationFilterH == 1))
+      fail(FaultKind::Unsupported,
+           "LoadData3DV2 is modelled for a 1 x 1 filter with stride 1 and no dilation (the matmul use) only");
+    const uint32_t c0 = 32 / size_of(o.dtype);  // channels per 32-byte block
+    const uint64_t positions = uint64_t{o.l1H} * o.l1W;
+    if (!(o.channelSize % c0 == 0 && o.kStartPt % c0 == 0 && o.kExtension % c0 == 0 && o.mStartPt % 16 == 0 &&
+          o.mExtension % 16 == 0))
+      fail(FaultKind::Unsupported, "LoadData3DV2: channelSize, kStartPt and kExtension must be multiples of " +
+                                       std::to_string(c0) +
+                                       " and mStartPt, mExtension multiples of 16 (whole fractals) here");
+    if (!(uint64_t{o.kStartPt} + o.kExtension <= o.channelSize && uint64_t{o.mStartPt} + o.mExtension <= positions))
+      fail(FaultKind::InvalidField, "LoadData3DV2 reads beyond its feature map: kStartPt + kExtension = " +
+                                        std::to_string(o.kStartPt + o.kExtension) + " of channelSize " +
+                                        std::to_string(o.channelSize) + ", mStartPt + mExtension = " +
+                                        std::to_string(o.mStartPt + o.mExtension) + " of l1H x l1W = " +
+                                        std::to_string(positions) + " (padding is not modelled)");
+  }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
     need_space("dst", o.dst, Space::L0C);
     need_space("fm", o.fm, Space::L0A);
@@ -84,6 +110,25 @@ struct FieldCheck {
                                         " n=" + std::to_string(o.n) + " k=" + std::to_string(o.k) + ")");
     if (!(!o.cmatrixSource))
       fail(FaultKind::Unsupported, "cmatrixSource=1 (initialise C from the bias table) is not modelled yet");
+    unit_flag(o.unitFlag);
+  }
+  void unit_flag(uint8_t u) const {
+    if (!(u == 0 || u == kUnitFlagKeep || u == kUnitFlagFlip))
+      fail(FaultKind::InvalidField, "unitFlag must be 0, 2 or 3 (got " + std::to_string(u) + ")");
+  }
+  // The scale of the scalar modes: bits 0-31 as a float of which the hardware uses sign, exponent
+  // and 10 mantissa bits; the docs forbid inf, NaN and subnormal scales.
+  void deq_scalar(const Fixpipe& o) const {
+    const auto m1 = static_cast<uint32_t>(o.deqScalar & 0xFFFFFFFFu);
+    const uint32_t exponent = (m1 >> 23) & 0xFFu, mantissa = (m1 >> 13) & 0x3FFu;
+    if (exponent == 0xFF || (exponent == 0 && mantissa != 0))
+      fail(FaultKind::InvalidField, std::string("deqScalar's scale (bits 0-31) is ") +
+                                        (exponent == 0xFF ? "inf or NaN" : "subnormal") + " for quantPre " +
+                                        to_string(o.quantPre) + ": it must be a normal float or 0");
+    if (o.quantPre != QuantMode::QF322B8_PRE && ((o.deqScalar >> 36) & 1u))
+      fail(FaultKind::Unsupported, std::string("deqScalar bit 36 (shift int32 cells right before the scale) "
+                                               "is not modelled, for quantPre ") +
+                                       to_string(o.quantPre));
   }
   void operator()(const Mmad& o) const {
     mmad_common(o, 64);
@@ -105,6 +150,15 @@ struct FieldCheck {
       fail(
           FaultKind::InvalidField,
           std::string("Fixpipe dtype (the L0C cell type) must be int32 or float, not ") + to_string(o.dtype));
+    if (const auto from = quant_source(o.quantPre); from && *from != o.dtype)
+      fail(FaultKind::InvalidField,
+           std::string("quantPre ") + to_string(o.quantPre) + " converts " + to_string(*from) +
+               " L0C cells (from " + (*from == DType::Float ? "a half/bf16" : "an int8") +
+               " Mmad): dtype must be " + to_string(*from) + ", not " + to_string(o.dtype));
+    if (o.quantPre == QuantMode::DEQF16 || o.quantPre == QuantMode::REQ8 ||
+        o.quantPre == QuantMode::QF322B8_PRE)
+      deq_scalar(o);
+    unit_flag(o.unitFlag);
     if (!(o.nSize % 16 == 0))
       fail(FaultKind::InvalidField, "nSize must be a multiple of 16 (got " + std::to_string(o.nSize) + ")");
     if (o.ndNum > 1) {
@@ -168,6 +222,16 @@ struct FootprintOf {
     fp.add(Space::L0B, 0, o.dst.offset, o.dst.offset + r * kFractalBytes, true);
     fp.add(Space::SparseIndex, 0, o.dst.offset / 4, o.dst.offset / 4 + r * kIndexFractalBytes, true);
   }
+  void operator()(const LoadData3DV2& o) {
+    if (o.kExtension == 0 || o.mExtension == 0) return;
+    // Channel block c of position p is 32 bytes at ((c * l1H * l1W) + p) * 32 (NC1HWC0).
+    const uint64_t c0 = 32 / size_of(o.dtype), positions = uint64_t{o.l1H} * o.l1W;
+    const uint64_t c_first = o.kStartPt / c0, c_last = c_first + o.kExtension / c0 - 1;
+    fp.add(Space::L1, 0, o.src.offset + (c_first * positions + o.mStartPt) * 32,
+           o.src.offset + (c_last * positions + o.mStartPt + o.mExtension) * 32, false);
+    fp.add(Space::L0A, 0, o.dst.offset, o.dst.offset + uint64_t{o.mExtension} * o.kExtension * size_of(o.dtype),
+           true);
+  }
   void mmad(const MmadCommon& o, uint64_t fm_fractals, uint64_t filter_fractals, bool sparse) {
     const uint64_t m1 = ceil_div(o.m, 16), n1 = ceil_div(o.n, 16);
     fp.add(Space::L0A, 0, o.fm.offset, o.fm.offset + fm_fractals * kFractalBytes, false);
@@ -199,7 +263,8 @@ struct FootprintOf {
            false);
     fp.add(Space::GM, o.dst.tensor, o.dst.offset,
            o.dst.offset +
-               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + (cblocks - 1) * 16 + 16) * 4,
+               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + (cblocks - 1) * 16 + 16) *
+                   output_size(o),
            true);
   }
   void operator()(const SetFlag&) {}
@@ -231,12 +296,15 @@ uint64_t bytes_moved(const Op& op) {
 uint64_t bytes_moved(const Op& op, const Footprint&) {
   // The data bytes, not the span they land in: gaps and strides between blocks move nothing
   // (index bytes ride along for LoadDataWithSparse and are counted separately by its footprint).
-  if (const auto* f = std::get_if<Fixpipe>(&op)) return uint64_t{f->ndNum} * f->mSize * f->nSize * 4;
+  if (const auto* f = std::get_if<Fixpipe>(&op))  // the bytes written, in the output type
+    return uint64_t{f->ndNum} * f->mSize * f->nSize * output_size(*f);
   if (const auto* c = std::get_if<DataCopy>(&op)) return uint64_t{c->blockCount} * c->blockLen * 32;
   if (const auto* n = std::get_if<DataCopyNd2Nz>(&op))  // each row padded to whole 32-byte blocks
     return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
+  if (const auto* l = std::get_if<LoadData3DV2>(&op))
+    return uint64_t{l->mExtension} * l->kExtension * size_of(l->dtype);
   return 0;  // Mmad, MmadWithSparse, sync
 }
 

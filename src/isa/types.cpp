@@ -86,6 +86,31 @@ uint32_t size_of(DType t) {
   return 1;
 }
 
+const char* to_string(QuantMode q) {
+  switch (q) {
+    case QuantMode::NoQuant:
+      return "NoQuant";
+    case QuantMode::F322F16:
+      return "F322F16";
+    case QuantMode::F322BF16:
+      return "F322BF16";
+    case QuantMode::DEQF16:
+      return "DEQF16";
+    case QuantMode::QF322B8_PRE:
+      return "QF322B8_PRE";
+    case QuantMode::REQ8:
+      return "REQ8";
+  }
+  return "?";
+}
+
+std::optional<QuantMode> quant_mode_from_string(std::string_view s) {
+  for (auto q : {QuantMode::NoQuant, QuantMode::F322F16, QuantMode::F322BF16, QuantMode::DEQF16,
+                 QuantMode::QF322B8_PRE, QuantMode::REQ8})
+    if (s == to_string(q)) return q;
+  return std::nullopt;
+}
+
 bool is_legal_event(EventPair e) {
   using P = Pipe;
   struct Pair {
@@ -104,12 +129,53 @@ bool is_legal_event(EventPair e) {
   return false;
 }
 
+std::optional<DType> quant_source(QuantMode q) {
+  switch (q) {
+    case QuantMode::F322F16:
+    case QuantMode::F322BF16:
+    case QuantMode::QF322B8_PRE:
+      return DType::Float;
+    case QuantMode::DEQF16:
+    case QuantMode::REQ8:
+      return DType::Int32;
+    case QuantMode::NoQuant:
+      break;
+  }
+  return std::nullopt;
+}
+
+DType output_dtype(const Fixpipe& f) {
+  switch (f.quantPre) {
+    case QuantMode::F322F16:
+    case QuantMode::DEQF16:
+      return DType::Half;
+    case QuantMode::F322BF16:
+      return DType::BF16;
+    case QuantMode::QF322B8_PRE:
+    case QuantMode::REQ8:
+      return DType::Int8;
+    case QuantMode::NoQuant:
+      break;
+  }
+  return f.dtype;
+}
+
+bool output_unsigned(const Fixpipe& f) {
+  const bool b8 = f.quantPre == QuantMode::QF322B8_PRE || f.quantPre == QuantMode::REQ8;
+  return b8 && !((f.deqScalar >> 46) & 1u);
+}
+
+uint32_t output_size(const Fixpipe& f) {
+  return size_of(output_dtype(f));
+}
+
 namespace {
 struct MnemonicOf {
   const char* operator()(const DataCopy&) const { return "DataCopy"; }
   const char* operator()(const DataCopyNd2Nz&) const { return "DataCopyNd2Nz"; }
   const char* operator()(const LoadData&) const { return "LoadData"; }
   const char* operator()(const LoadDataWithSparse&) const { return "LoadDataWithSparse"; }
+  const char* operator()(const LoadData3DV2&) const { return "LoadData3DV2"; }
   const char* operator()(const Mmad&) const { return "Mmad"; }
   const char* operator()(const MmadWithSparse&) const { return "MmadWithSparse"; }
   const char* operator()(const Fixpipe&) const { return "Fixpipe"; }
@@ -122,6 +188,7 @@ struct PipeOf {
   Pipe operator()(const DataCopyNd2Nz&) const { return Pipe::MTE2; }
   Pipe operator()(const LoadData&) const { return Pipe::MTE1; }
   Pipe operator()(const LoadDataWithSparse&) const { return Pipe::MTE1; }
+  Pipe operator()(const LoadData3DV2&) const { return Pipe::MTE1; }
   Pipe operator()(const Mmad&) const { return Pipe::M; }
   Pipe operator()(const MmadWithSparse&) const { return Pipe::M; }
   Pipe operator()(const Fixpipe&) const { return Pipe::FIX; }

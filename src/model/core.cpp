@@ -10,7 +10,7 @@ using isa::Space;
 
 Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, const config::CoreConfig& cfg,
            bool timing_only, InstructionSource& source, TensorRegistry& gm_registry, GmPort& gm)
-    : sc_core::sc_module(name), ctx_(chip, id, cfg, !timing_only), sync_(ctx_) {
+    : sc_core::sc_module(name), ctx_(chip, id, cfg, !timing_only), sync_(ctx_), unit_(cfg.buffers.l0c_bytes) {
   const config::Buffers& b = cfg.buffers;
   const bool alloc = !timing_only;
   l1_ = std::make_unique<Buffer>(BufferParams{Space::L1, b.l1_bytes, b.l1_banks, alloc});
@@ -41,10 +41,12 @@ Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, cons
   cube_->connect(*l0c_, true, true);  // reads L0C when it accumulates
   fix_->connect(*l0c_, true, false);
   fix_->connect(gm);
+  cube_->connect(unit_);  // the unitFlag hand-off of L0C between them
+  fix_->connect(unit_);
 
   std::array<Engine*, isa::kPipeCount> by_pipe{};
   for (Engine* e : engines()) by_pipe[static_cast<size_t>(e->pipe())] = e;
-  issue_ = std::make_unique<IssueUnit>("scalar", ctx_, sync_, source, gm_registry, by_pipe);
+  issue_ = std::make_unique<IssueUnit>("scalar", ctx_, sync_, source, gm_registry, by_pipe, unit_);
   std::array<const TimeSource*, isa::kPipeCount> peers{};
   for (Engine* e : engines()) peers[static_cast<size_t>(e->pipe())] = e;
   peers[static_cast<size_t>(Pipe::S)] = issue_.get();
@@ -95,10 +97,12 @@ CoreSummary Core::summary(bool finish_flags, const GmPort& gm) {
       issue_->busy_cycles();
   sp.stall_cycles = issue_->stall_cycles();
   sp.active_cycles = sp.busy_cycles;
+  sp.aic_time_cycles = sp.busy_cycles;
   for (Engine* e : engines()) {
     PipeSummary& p = out.pipes[static_cast<size_t>(e->pipe())];
     p.busy_cycles = e->busy_cycles();
     p.active_cycles = e->active_cycles();
+    p.aic_time_cycles = e->aic_time_cycles();
     p.stall_cycles = e->stall_cycles();
     p.instructions = e->instructions();
     out.cycles = std::max(out.cycles, e->last_completion());

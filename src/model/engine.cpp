@@ -64,6 +64,14 @@ uint64_t Engine::horizon() const {
   // entry's issue cycle, or (queue empty) the scalar unit's next issue slot.
   if (queue_.empty()) return std::max(local_, issuer_ ? issuer_->horizon() : local_);
   uint64_t h = std::max(local_, queue_.front().issue_cycle);
+  // Waiting for a unit-flag producer to run: nothing starts before that pipe gets there.
+  if (waiting_unit_ != isa::Pipe::S && !in_horizon_) {
+    if (const TimeSource* producer = peers_[static_cast<size_t>(waiting_unit_)]) {
+      in_horizon_ = true;
+      h = std::max(h, producer->horizon());
+      in_horizon_ = false;
+    }
+  }
   // Blocked in a WaitFlag no SetFlag has answered yet: it is released no earlier than the
   // setting pipe's own horizon (its SetFlag fires after it executes).
   if (waiting_ && !in_horizon_ && !sync_.has_set(waiting_->event, waiting_->id)) {
@@ -123,6 +131,9 @@ std::string Engine::blocked_on() const {
     if (const auto* w = std::get_if<isa::WaitFlag>(&current_->op))
       what = std::string("flag ") + isa::to_string(w->event.src) + "_" + isa::to_string(w->event.dst) +
              " id " + std::to_string(w->id);
+    if (waiting_unit_ != isa::Pipe::S)
+      what = std::string("the unit flags of L0C cells that ") + isa::to_string(waiting_unit_) +
+             " instruction #" + std::to_string(waiting_unit_for_) + " hands over (unitFlag)";
     return ctx_.where(*current_) + " waiting for " + what;
   }
   if (!queue_.empty()) return ctx_.where(queue_.front().instr) + " queued";
@@ -228,13 +239,22 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
     isa::check_fields(op);
     fp = isa::footprint(op);  // computed once: bounds, cost and port bookings all use it
     isa::check_bounds(fp, ctx_.view.limits());
-    if (ctx_.functional) sem::execute(op, ctx_.view);  // the bytes (--timing-only: none)
   } catch (const Fault& f) {
     ctx_.raise(f.kind(), f.what(), e.instr, earliest);
     return;
   }
   const Cost c = cost_of(op, ctx_.cfg, isa::bytes_moved(op, fp));
   InstrRecord r;
+  // unitFlag: no granule is touched before the instruction that hands it over is done with it.
+  // This waits until that instruction has run, bytes included, so it comes before our bytes.
+  const uint64_t unit_start = unit_ ? unit_flag_start(e, c, r.unit_flag_from) : 0;
+  if (ctx_.chip.fault) return;
+  try {
+    if (ctx_.functional) sem::execute(op, ctx_.view);  // the bytes (--timing-only: none)
+  } catch (const Fault& f) {
+    ctx_.raise(f.kind(), f.what(), e.instr, earliest);
+    return;
+  }
   r.instr = &e.instr;
   r.issue_cycle = e.issue_cycle;
   r.queue_wait_cycles = e.queue_wait_cycles;
@@ -255,12 +275,13 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   }
   const bool gm = c.gm_rate > 0;
   const uint64_t hold = gm ? c.port_cycles : whole(exact_start + occupancy) - first;
-  uint64_t t = first;
+  uint64_t t = std::max(first, unit_start);
+  r.unit_flag_cycles = t - first;
   if (gm && window_bytes_) t = window_start(t, c.gm_bytes);
   // A port another pipe also uses may be booked at `t`: start when every port is free.
   const uint64_t start = book_ports(fp, t, hold);
   if (start > first) {
-    r.wait_cause = WaitCause::Port;
+    r.wait_cause = r.unit_flag_cycles ? WaitCause::UnitFlag : WaitCause::Port;
     r.wait_cycles = start - first;
   }
   exact_start += static_cast<double>(start - first);  // a delay keeps the fractional phase
@@ -278,7 +299,9 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   }
   r.end_cycle = r.busy_end + c.latency;
   count_active(r.start_cycle, r.end_cycle);
+  count_aic(r.start_cycle - (r.wait_cycles - r.port_stall_cycles), r.end_cycle);
   record(r);
+  if (unit_ && unit_->producer(e.instr.index)) unit_->publish(e.instr.index, r.start_cycle, r.busy_end);
   if (!gm) free_exact_ = exact_start + occupancy;
   if (is_cube(op)) last_mmad_end_ = free_exact_;
   allowed_ = exact_start + min_interval_;
@@ -286,6 +309,29 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
     in_flight_gm_.emplace_back(r.end_cycle, c.gm_bytes);
     in_flight_bytes_ += c.gm_bytes;
   }
+}
+
+uint64_t Engine::unit_flag_start(const QueueEntry& e, const Cost& c, uint64_t& from) {
+  const std::vector<UnitFlags::Link>& links = unit_->links(e.instr.index);
+  if (links.empty()) return 0;
+  // A Fixpipe waits for Mmads (M), a Mmad for Fixpipes (FIX).
+  const isa::Pipe producers = pipe_ == isa::Pipe::FIX ? isa::Pipe::M : isa::Pipe::FIX;
+  for (const UnitFlags::Link& l : links)
+    while (!unit_->known(l.producer)) {
+      waiting_unit_ = producers;
+      waiting_unit_for_ = l.producer;
+      sc_core::wait(unit_->published());
+      if (ctx_.chip.fault) return 0;
+    }
+  waiting_unit_ = isa::Pipe::S;
+  from = links.back().producer;
+  // Fixpipe touches its first granule after its head; a Mmad spends its occupancy past the head.
+  const bool cube = pipe_ == isa::Pipe::M;
+  const uint64_t offset = cube ? 0 : c.fixed;
+  const uint64_t duration = cube ? c.occupancy - c.head : c.occupancy - c.fixed;
+  const uint64_t s = unit_->earliest_start(links, offset, duration);
+  unit_->consumed(e.instr.index);
+  return s;
 }
 
 uint64_t Engine::window_start(uint64_t t, uint64_t bytes) {
@@ -309,6 +355,12 @@ void Engine::count_active(uint64_t start, uint64_t end) {
   if (end <= active_until_) return;
   active_cycles_ += end - std::max(start, active_until_);
   active_until_ = end;
+}
+
+void Engine::count_aic(uint64_t from, uint64_t end) {
+  if (end <= aic_until_) return;
+  aic_cycles_ += end - std::max(from, aic_until_);
+  aic_until_ = end;
 }
 
 void Engine::catch_up(uint64_t cycle) {

@@ -15,6 +15,7 @@ struct ScalarCost {
   uint32_t operator()(const isa::DataCopyNd2Nz&) const { return s.data_copy_nd2nz; }
   uint32_t operator()(const isa::LoadData&) const { return s.load_data; }
   uint32_t operator()(const isa::LoadDataWithSparse&) const { return s.load_data_with_sparse; }
+  uint32_t operator()(const isa::LoadData3DV2&) const { return s.load_data; }  // a LoadData call
   uint32_t operator()(const isa::Mmad&) const { return s.mmad; }
   uint32_t operator()(const isa::MmadWithSparse&) const { return s.mmad_with_sparse; }
   uint32_t operator()(const isa::Fixpipe&) const { return s.fixpipe; }
@@ -26,8 +27,14 @@ struct ScalarCost {
 
 IssueUnit::IssueUnit(sc_core::sc_module_name name, CoreContext& ctx, SyncUnit& sync,
                      InstructionSource& source, TensorRegistry& gm,
-                     std::array<Engine*, isa::kPipeCount> engines)
-    : sc_core::sc_module(name), ctx_(ctx), sync_(sync), source_(source), gm_(gm), engines_(engines) {
+                     std::array<Engine*, isa::kPipeCount> engines, UnitFlags& unit)
+    : sc_core::sc_module(name),
+      ctx_(ctx),
+      sync_(sync),
+      source_(source),
+      gm_(gm),
+      engines_(engines),
+      unit_(unit) {
   SC_HAS_PROCESS(IssueUnit);
   SC_THREAD(run);
 }
@@ -136,6 +143,7 @@ void IssueUnit::issue(const isa::Instruction& instr) {
       issued_at = std::max(slot, e->start_of(seq - e->depth()));
     }
     stall_cycles_ += issued_at - slot;
+    if (pipe == isa::Pipe::M || pipe == isa::Pipe::FIX) unit_.at_issue(instr);
     ctx_.chip.dispatch.issue(IssueRecord{&instr, ctx_.id, issued_at});
     e->push(QueueEntry{instr, issued_at, issued_at - slot});
     slot = issued_at;

@@ -14,6 +14,8 @@ const char* to_string(WaitCause c) {
       return "barrier";
     case WaitCause::Port:
       return "port";
+    case WaitCause::UnitFlag:
+      return "unit_flag";
   }
   return "";
 }

@@ -1,8 +1,10 @@
 #include "aicore/model/timing.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "aicore/isa/check.hpp"
+#include "aicore/model/gm_write.hpp"
 
 namespace aicore::model {
 
@@ -13,7 +15,7 @@ uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path) {
   return path.overhead_cycles + static_cast<uint64_t>(cycles);
 }
 
-double gm_row_rate(uint64_t bytes, uint64_t rows, const config::GmPath& path) {
+double gm_row_rate(uint64_t bytes, uint64_t rows, const config::GmRead& path) {
   if (rows <= 1 || path.row_cycles <= 0 || bytes == 0) return path.bytes_per_cycle;
   const double b = static_cast<double>(bytes);
   return b / (b / path.bytes_per_cycle + static_cast<double>(rows - 1) * path.row_cycles);
@@ -29,12 +31,9 @@ uint64_t runs_of(uint64_t matrices, uint64_t rows, uint64_t len, uint64_t stride
   const bool joined = matrices > 1 && mstride == (rows - 1) * stride + len;
   return matrices * per_matrix - (joined ? matrices - 1 : 0);
 }
-// An ND2NZ copy's source rows (in GM) and a Fixpipe's destination rows.
+// An ND2NZ copy's source rows (in GM).
 uint64_t gm_runs(const isa::DataCopyNd2Nz& o) {
   return runs_of(o.ndNum, o.nValue, o.dValue, o.srcDValue, o.srcNdMatrixStride);
-}
-uint64_t gm_runs(const isa::Fixpipe& o) {
-  return runs_of(o.ndNum, o.mSize, o.nSize, o.dstStride, o.dstNdStride);
 }
 
 uint64_t fractal_pairs(const isa::MmadCommon& o) {
@@ -75,6 +74,7 @@ struct CostOf {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
   Cost operator()(const isa::LoadDataWithSparse&) const { return path(moved, cfg.mte1.sparse); }
+  Cost operator()(const isa::LoadData3DV2&) const { return path(moved, cfg.mte1.to_l0a); }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
     c.occupancy = c.head = cfg.cube.head_cycles;
@@ -98,21 +98,21 @@ struct CostOf {
     return c;
   }
   Cost operator()(const isa::Fixpipe& o) const {
-    // L0C is read at elements_per_cycle, GM written at write.bytes_per_cycle (less for rows that
-    // are not contiguous in GM): the slower one bounds.
+    // The engine produces fixpipe.elements_per_cycle output elements a cycle (L0C read and
+    // conversion); the GM write path takes its bytes (gm_write.hpp): the slower one bounds, after
+    // the per-instruction head.
+    const GmWriteCost w = gm_write_cost(o, cfg.gm.write);
     Cost c;
     c.bytes = moved;
-    c.gm_rows = gm_runs(o);
-    const double rate = gm_row_rate(c.bytes, c.gm_rows, cfg.gm.write);
-    const uint64_t elements = c.bytes / 4;
-    const uint64_t read = static_cast<uint64_t>(std::ceil(elements / cfg.fixpipe.elements_per_cycle));
-    const uint64_t write = static_cast<uint64_t>(std::ceil(c.bytes / rate));
+    c.gm_rows = w.rows;
+    const double elements = static_cast<double>(uint64_t{o.ndNum} * o.mSize * o.nSize);
+    const auto produce = static_cast<uint64_t>(std::ceil(elements / cfg.fixpipe.elements_per_cycle));
     c.fixed = cfg.fixpipe.overhead_cycles + cfg.gm.write.overhead_cycles;
-    c.occupancy = c.fixed + (read > write ? read : write);
+    c.occupancy = c.fixed + std::max(produce, w.cycles);
     c.latency = cfg.fixpipe.latency_cycles + cfg.gm.write.latency_cycles;
-    c.port_cycles = read;  // L0C's read port; the GM write runs beside it
-    c.gm_bytes = c.bytes;
-    c.gm_rate = rate;
+    c.port_cycles = produce;  // L0C's read port; the GM write runs beside it
+    c.gm_bytes = w.bytes;
+    c.gm_rate = w.rate;
     return c;
   }
   Cost sync() const {

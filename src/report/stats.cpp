@@ -29,6 +29,7 @@ void StatsCollector::Figures::add(const Figures& o) {
     waits[p].flag += o.waits[p].flag;
     waits[p].barrier += o.waits[p].barrier;
     waits[p].port += o.waits[p].port;
+    waits[p].unit_flag += o.waits[p].unit_flag;
     waits[p].queue_full += o.waits[p].queue_full;
   }
   for (size_t i = 0; i < path_bytes.size(); ++i) path_bytes[i] += o.path_bytes[i];
@@ -60,11 +61,13 @@ void StatsCollector::on_instruction(const model::InstrRecord& r) {
       w.barrier += r.wait_cycles;
       break;
     case model::WaitCause::Port:
-      w.port += r.wait_cycles;
+    case model::WaitCause::UnitFlag:  // a port wait may follow the unit-flag wait
+      w.port += r.wait_cycles - r.unit_flag_cycles;
       break;
     default:
       break;
   }
+  w.unit_flag += r.unit_flag_cycles;
   w.queue_full += r.queue_wait_cycles;
   f.macs += r.macs;
   f.dense_macs += r.dense_macs;
@@ -80,6 +83,7 @@ std::optional<Path> path_of(const isa::Op& op) {
   if (const auto* ld = std::get_if<isa::LoadData>(&op))
     return ld->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B;
   if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return Path::L1ToL0BSparse;
+  if (std::holds_alternative<isa::LoadData3DV2>(op)) return Path::L1ToL0A;
   if (std::holds_alternative<isa::Fixpipe>(op)) return Path::L0CToGm;
   return std::nullopt;
 }
@@ -134,6 +138,7 @@ Pipes summed_pipes(const model::ChipSummary& s) {
     for (size_t p = 0; p < out.size(); ++p) {
       out[p].busy_cycles += c.pipes[p].busy_cycles;
       out[p].active_cycles += c.pipes[p].active_cycles;
+      out[p].aic_time_cycles += c.pipes[p].aic_time_cycles;
       out[p].stall_cycles += c.pipes[p].stall_cycles;
       out[p].instructions += c.pipes[p].instructions;
     }
@@ -165,12 +170,16 @@ void figures_json(nlohmann::json& j, const Pipes& pipes, const StatsCollector::F
     nlohmann::json& o = j["pipes"][isa::to_string(p)];
     o["busy_cycles"] = ps.busy_cycles;
     o["active_cycles"] = ps.active_cycles;
+    o["aic_time_cycles"] = ps.aic_time_cycles;  // msprof's aic_*_time rules (docs/cli.md)
     o["stall_cycles"] = ps.stall_cycles;
     o["instructions"] = ps.instructions;
     o["busy_ratio"] = ratio(ps.busy_cycles, core_cycles);
-    o["wait_cycles"] = {
-        {"flag", w.flag}, {"barrier", w.barrier}, {"port", w.port}, {"queue_full", w.queue_full}};
-    j["summary"][ratio_name(p)] = ratio(ps.busy_cycles, core_cycles);
+    o["wait_cycles"] = {{"flag", w.flag},
+                        {"barrier", w.barrier},
+                        {"port", w.port},
+                        {"unit_flag", w.unit_flag},
+                        {"queue_full", w.queue_full}};
+    j["summary"][ratio_name(p)] = ratio(ps.aic_time_cycles, core_cycles);  // msprof's aic_*_ratio
   }
   for (int i = 0; i < kPathCount; ++i) {
     const auto p = static_cast<Path>(i);
@@ -235,10 +244,14 @@ std::string summary_text(const model::ChipSummary& s, const StatsCollector& stat
   }
   for (Pipe p : kReported) {
     const auto& ps = pipes[static_cast<size_t>(p)];
-    std::snprintf(line, sizeof line, "  %-4s busy %10llu cycles (%5.1f%%)  instructions %8llu  %s\n",
+    // Own busy time, then the time msprof would show for the pipe (its aic_*_ratio).
+    std::snprintf(line, sizeof line,
+                  "  %-4s busy %10llu cycles (%5.1f%%)  msprof %10llu (%5.1f%% %s)  instructions %8llu\n",
                   isa::to_string(p), static_cast<unsigned long long>(ps.busy_cycles),
                   100.0 * ratio(ps.busy_cycles, core_cycles),
-                  static_cast<unsigned long long>(ps.instructions), ratio_name(p));
+                  static_cast<unsigned long long>(ps.aic_time_cycles),
+                  100.0 * ratio(ps.aic_time_cycles, core_cycles), ratio_name(p),
+                  static_cast<unsigned long long>(ps.instructions));
     out += line;
   }
   std::snprintf(line, sizeof line, "  bound pipe: %s; Cube %.0f dense-equivalent MAC/cycle over the run\n",
@@ -262,11 +275,13 @@ std::string summary_text(const model::ChipSummary& s, const StatsCollector& stat
     total.flag += w.flag;
     total.barrier += w.barrier;
     total.port += w.port;
+    total.unit_flag += w.unit_flag;
     total.queue_full += w.queue_full;
   }
-  std::snprintf(line, sizeof line, "  stall cycles: flag %llu, barrier %llu, port %llu, queue_full %llu\n",
+  std::snprintf(line, sizeof line,
+                "  stall cycles: flag %llu, barrier %llu, port %llu, unit_flag %llu, queue_full %llu\n",
                 static_cast<unsigned long long>(total.flag), static_cast<unsigned long long>(total.barrier),
-                static_cast<unsigned long long>(total.port),
+                static_cast<unsigned long long>(total.port), static_cast<unsigned long long>(total.unit_flag),
                 static_cast<unsigned long long>(total.queue_full));
   out += line;
   return out;

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "aicore/isa/check.hpp"
+#include "aicore/semantics/convert.hpp"
 #include "aicore/semantics/execute.hpp"
 
 namespace aicore::sem {
@@ -66,6 +67,22 @@ void load_data(const isa::LoadData& op, const MemoryView& mem) {
   }
 }
 
+void load_data_3d(const isa::LoadData3DV2& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  if (op.kExtension == 0 || op.mExtension == 0) return;
+  // 1 x 1 filter, stride 1: row p of the img2col matrix is position p, its channels those of the
+  // feature map. Zz fractal (i, j) holds positions mStartPt + 16 i.. of channel block j: 16
+  // consecutive 32-byte rows of the NC1HWC0 source.
+  const uint64_t c0 = 32 / isa::size_of(op.dtype), positions = uint64_t{op.l1H} * op.l1W;
+  const uint64_t m1n = op.mExtension / 16u, k1n = op.kExtension / c0;
+  const uint8_t* src = mem.ptr(op.src);
+  uint8_t* dst = mem.ptr(op.dst);
+  for (uint64_t i = 0; i < m1n; ++i)
+    for (uint64_t j = 0; j < k1n; ++j)
+      std::memcpy(dst + (i * k1n + j) * kFractalBytes,
+                  src + ((op.kStartPt / c0 + j) * positions + op.mStartPt + 16 * i) * 32, kFractalBytes);
+}
+
 void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   if (op.repeatTimes == 0) return;
@@ -75,33 +92,70 @@ void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& 
               mem.ptr(op.idx) + uint64_t{op.startIndex} * kIndexFractalBytes, r * kIndexFractalBytes);
 }
 
+namespace {
+
+float float_of(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+// One 16-cell row piece of a column block, from L0C cells to the output type (docs/semantics.md,
+// "Fixpipe conversions"). NoQuant copies the cells (reluEn clamps negatives to 0).
+void convert_cells(const isa::Fixpipe& op, const DeqScalar& q, const uint8_t* s, uint8_t* d) {
+  uint32_t cells[16];
+  std::memcpy(cells, s, 64);
+  switch (op.quantPre) {
+    case isa::QuantMode::NoQuant:
+      if (op.reluEn) {
+        for (uint32_t& c : cells) {
+          const bool negative =
+              op.dtype == isa::DType::Int32 ? static_cast<int32_t>(c) < 0 : float_of(c) < 0.0f;
+          if (negative) c = 0;
+        }
+      }
+      std::memcpy(d, cells, 64);
+      return;
+    case isa::QuantMode::F322F16:
+    case isa::QuantMode::F322BF16: {
+      uint16_t out[16];
+      for (int i = 0; i < 16; ++i) {
+        uint32_t c = cells[i];
+        if (op.reluEn && float_of(c) < 0.0f) c = 0;
+        out[i] = op.quantPre == isa::QuantMode::F322F16 ? f32_to_f16_sat(c) : f32_to_bf16_sat(c);
+      }
+      std::memcpy(d, out, 32);
+      return;
+    }
+    case isa::QuantMode::DEQF16: {
+      uint16_t out[16];
+      for (int i = 0; i < 16; ++i) out[i] = deqf16(static_cast<int32_t>(cells[i]), q, op.reluEn);
+      std::memcpy(d, out, 32);
+      return;
+    }
+    case isa::QuantMode::REQ8:
+      for (int i = 0; i < 16; ++i) d[i] = req8(static_cast<int32_t>(cells[i]), q, op.reluEn);
+      return;
+    case isa::QuantMode::QF322B8_PRE:
+      for (int i = 0; i < 16; ++i) d[i] = qf322b8(cells[i], q, op.reluEn);
+      return;
+  }
+}
+
+}  // namespace
+
 void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   const uint32_t cblocks = op.nSize / 16;
+  const uint64_t es = isa::output_size(op);
+  const DeqScalar q = decode_deq_scalar(op.deqScalar);
   for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
     const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
-    uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * 4;
-    for (uint32_t j = 0; j < op.mSize; ++j) {
-      for (uint32_t c = 0; c < cblocks; ++c) {
-        const uint8_t* s = src + (uint64_t{c} * op.srcStride + j) * 64;
-        uint8_t* d = dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * 4;
-        if (!op.reluEn) {
-          std::memcpy(d, s, 64);
-          continue;
-        }
-        if (op.dtype == isa::DType::Int32) {
-          int32_t v[16];
-          std::memcpy(v, s, 64);
-          for (int32_t& x : v) x = x < 0 ? 0 : x;
-          std::memcpy(d, v, 64);
-        } else {
-          float v[16];
-          std::memcpy(v, s, 64);
-          for (float& x : v) x = x < 0.0f ? 0.0f : x;
-          std::memcpy(d, v, 64);
-        }
-      }
-    }
+    uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;
+    for (uint32_t j = 0; j < op.mSize; ++j)
+      for (uint32_t c = 0; c < cblocks; ++c)
+        convert_cells(op, q, src + (uint64_t{c} * op.srcStride + j) * 64,
+                      dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es);
   }
 }
 

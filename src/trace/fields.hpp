@@ -5,6 +5,7 @@
 //   req<isa::DataCopy, &isa::DataCopy::blockLen>("blockLen", "length of each block, ...")
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "values.hpp"
@@ -37,6 +38,8 @@ isa::Addr value_of(Tag<isa::Addr>, const KeyValue& kv, const Env& env, const Fie
 uint8_t value_of(Tag<uint8_t>, const KeyValue& kv, const Env& env, const FieldSpec& spec);
 uint16_t value_of(Tag<uint16_t>, const KeyValue& kv, const Env& env, const FieldSpec& spec);
 uint32_t value_of(Tag<uint32_t>, const KeyValue& kv, const Env& env, const FieldSpec& spec);
+uint64_t value_of(Tag<uint64_t>, const KeyValue& kv, const Env& env, const FieldSpec& spec);
+isa::QuantMode value_of(Tag<isa::QuantMode>, const KeyValue& kv, const Env& env, const FieldSpec&);
 bool value_of(Tag<bool>, const KeyValue& kv, const Env& env, const FieldSpec& spec);
 isa::DType value_of(Tag<isa::DType>, const KeyValue& kv, const Env& env, const FieldSpec& spec);
 isa::EventPair value_of(Tag<isa::EventPair>, const KeyValue& kv, const Env& env, const FieldSpec&);
@@ -46,6 +49,8 @@ TypeInfo type_of(Tag<isa::Addr>, const isa::Addr&);
 TypeInfo type_of(Tag<uint8_t>, uint8_t d);
 TypeInfo type_of(Tag<uint16_t>, uint16_t d);
 TypeInfo type_of(Tag<uint32_t>, uint32_t d);
+TypeInfo type_of(Tag<uint64_t>, uint64_t d);
+TypeInfo type_of(Tag<isa::QuantMode>, isa::QuantMode d);
 TypeInfo type_of(Tag<bool>, bool d);
 TypeInfo type_of(Tag<isa::DType>, isa::DType d);
 TypeInfo type_of(Tag<isa::EventPair>, const isa::EventPair&);
@@ -81,6 +86,9 @@ Field<T> opt(const char* key, const char* meaning, FieldSpec spec = {}) {
 FieldSpec in(SpaceMask spaces);
 FieldSpec dtypes(DTypeMask mask);
 FieldSpec at_most(uint64_t max);
+// A small integer field that takes only these values (each < 64), e.g. unitFlag 0, 2 or 3.
+FieldSpec one_of(std::initializer_list<uint64_t> values);
+std::string one_of_text(const FieldSpec& spec);  // "0, 2 or 3"
 // A member of the Ascend C struct that this instruction does not use: a transliterated call
 // may pass the whole struct, so the key is accepted, but only as 0.
 FieldSpec unused();

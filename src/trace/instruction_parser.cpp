@@ -81,6 +81,29 @@ std::vector<Field<isa::LoadDataWithSparse>> fields_of() {
           opt<T, &T::addrMode>("addrMode", "unused (Ascend C struct member)", unused())};
 }
 
+template <>
+std::vector<Field<isa::LoadData3DV2>> fields_of() {
+  using T = isa::LoadData3DV2;
+  const char* one = "1 only (a 1 x 1 filter, stride 1, no dilation: the matmul use; else fault at run time)";
+  return {req<T, &T::dst>("dst", "destination in L0A (Zz fractals), byte offset", in(kL0A)),
+          req<T, &T::src>("src", "the feature map in L1 (NC1HWC0: 32-byte channel blocks of l1H x l1W positions)",
+                          in(kL1)),
+          opt<T, &T::dtype>("dtype", "element type (16 half/bf16 or 32 int8 channels per block)", dtypes(kInputTypes)),
+          req<T, &T::l1H>("l1H", "feature map height"),
+          req<T, &T::l1W>("l1W", "feature map width (a matmul's A: its rows)"),
+          req<T, &T::channelSize>("channelSize", "channels (a matmul's A: its columns, K)"),
+          req<T, &T::kExtension>("kExtension", "channels to load, whole blocks"),
+          req<T, &T::mExtension>("mExtension", "positions to load, a multiple of 16"),
+          opt<T, &T::kStartPt>("kStartPt", "first channel, a whole block"),
+          opt<T, &T::mStartPt>("mStartPt", "first position, a multiple of 16"),
+          opt<T, &T::strideW>("strideW", one),
+          opt<T, &T::strideH>("strideH", one),
+          opt<T, &T::filterW>("filterW", one),
+          opt<T, &T::filterH>("filterH", one),
+          opt<T, &T::dilationFilterW>("dilationFilterW", one),
+          opt<T, &T::dilationFilterH>("dilationFilterH", one)};
+}
+
 template <class T>
 std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
   return {req<T, &T::dst>("dst", "C in L0C (Nz), byte offset", in(kL0C)),
@@ -93,7 +116,10 @@ std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
           opt<T, &T::cmatrixSource>("cmatrixSource",
                                     "1: initial C from the bias table; not modelled (fault at run time)"),
           opt<T, &T::isBias>("isBias", "1: accumulate into C (older spelling of cmatrixInitVal=0)"),
-          opt<T, &T::unitFlag>("unitFlag", "Mmad/Fixpipe fine-grained sync; accepted, not modelled")};
+          opt<T, &T::unitFlag>("unitFlag",
+                               "hand C to Fixpipe at the L0C granule: 2 on accumulating steps, 3 on the last "
+                               "(0 = off)",
+                               one_of({0, 2, 3}))};
 }
 
 template <>
@@ -119,17 +145,29 @@ std::vector<Field<isa::Fixpipe>> fields_of() {
   return {
       req<T, &T::dst>("dst", "destination tensor in GM, optionally +byte offset", in(kGM)),
       req<T, &T::src>("src", "C in L0C (Nz), byte offset", in(kL0C)),
-      opt<T, &T::dtype>("dtype", "L0C cell type, copied as is", dtypes(kCellTypes)),
+      opt<T, &T::dtype>("dtype", "L0C cell type: int32 from an int8 Mmad, float from a half/bf16 one",
+                        dtypes(kCellTypes)),
       req<T, &T::nSize>("nSize", "columns to write; a multiple of 16 (else fault at run time)"),
       req<T, &T::mSize>("mSize", "rows to write"),
       req<T, &T::srcStride>("srcStride", "L0C rows per 16-column block (ceil16(M) for a whole C)"),
       req<T, &T::dstStride>("dstStride", "elements per destination row"),
+      opt<T, &T::quantPre>("quantPre",
+                           "conversion on the way out: NoQuant copies the cells; F322F16/F322BF16 float -> "
+                           "half/bf16; DEQF16 int32 -> half, REQ8 int32 -> int8, QF322B8_PRE float -> int8 "
+                           "by deqScalar (dtype must be the mode's cell type, else fault at run time)"),
+      opt<T, &T::deqScalar>("deqScalar",
+                            "scalar modes: bits 0-31 the fp32 scale (top 10 mantissa bits used), 37-45 "
+                            "the int8 modes' 9-bit offset, 46 set = int8 result, clear = uint8"),
       opt<T, &T::ndNum>("ndNum", "number of matrices"),
       opt<T, &T::srcNdStride>(
           "srcNdStride", "source distance between matrices, in 1024-byte fractals (1..512 when ndNum > 1)"),
       opt<T, &T::dstNdStride>("dstNdStride",
                               "destination distance between matrices, in elements (not 0 when ndNum > 1)"),
-      opt<T, &T::reluEn>("reluEn", "1: negative values are written as 0")};
+      opt<T, &T::reluEn>("reluEn", "1: negative values are written as 0"),
+      opt<T, &T::unitFlag>("unitFlag",
+                           "3: wait, at the L0C granule, for the cells a Mmad with unitFlag=3 hands over "
+                           "(no M_FIX flags), and hand them back; 2: wait, keep them; 0 = off",
+                           one_of({0, 2, 3}))};
 }
 
 template <>
@@ -207,7 +245,9 @@ std::string accepts_text(const TypeInfo& t, const FieldSpec& spec) {
     for (const auto& n : barrier_pipe_names()) s += (s.empty() ? "" : ", ") + n;
     return s;
   }
+  if (type == "quant") return describe_quant_modes();
   if (spec.unused) return "0 only";
+  if (spec.values) return one_of_text(spec);
   if (type == "boolean") return "0, 1, false, true";
   return "0.." + std::to_string(std::min(t.max, spec.max));
 }
@@ -249,6 +289,8 @@ const Entry kEntries[] = {
      "L1 -> L0A/L0B copy of whole 512-byte fractals"},
     {"LoadDataWithSparse", &parse_as<isa::LoadDataWithSparse>, &describe<isa::LoadDataWithSparse>, "MTE1",
      "L1 -> L0B copy of 4:2 dense weight fractals, and their indexes to the index buffer"},
+    {"LoadData3DV2", &parse_as<isa::LoadData3DV2>, &describe<isa::LoadData3DV2>, "MTE1",
+     "L1 (NC1HWC0) -> L0A (Zz) img2col load (Ascend C LoadData with LoadData3DParamsV2), 1 x 1 filter"},
     {"Mmad", &parse_as<isa::Mmad>, &describe<isa::Mmad>, "M", "dense matrix multiply L0A x L0B -> L0C"},
     {"MmadWithSparse", &parse_as<isa::MmadWithSparse>, &describe<isa::MmadWithSparse>, "M",
      "4:2 sparse int8 matrix multiply L0A x L0B (+ index buffer) -> L0C"},

@@ -1,6 +1,7 @@
 // Field values with structure: memory operands, event pairs, barrier pipes, dtypes.
 #include "values.hpp"
 
+#include <iterator>
 #include <limits>
 
 namespace aicore::trace::detail {
@@ -184,6 +185,37 @@ isa::DType parse_dtype(const KeyValue& kv, DTypeMask allowed, const Env& env) {
     env.ctx.fail(kv.value_column, std::string(env.mnemonic) + " " + std::string(kv.key) + " must be " +
                                       describe_dtypes(allowed) + ", not " + quote(kv.value));
   return *t;
+}
+
+namespace {
+constexpr isa::QuantMode kQuantModes[] = {isa::QuantMode::NoQuant,     isa::QuantMode::F322F16,
+                                          isa::QuantMode::F322BF16,    isa::QuantMode::DEQF16,
+                                          isa::QuantMode::QF322B8_PRE, isa::QuantMode::REQ8};
+}  // namespace
+
+std::string describe_quant_modes() {
+  std::string out;
+  for (size_t i = 0; i < std::size(kQuantModes); ++i)
+    out += std::string(i == 0                            ? ""
+                       : i + 1 == std::size(kQuantModes) ? " or "
+                                                         : ", ") +
+           isa::to_string(kQuantModes[i]);
+  return out;
+}
+
+isa::QuantMode parse_quant_mode(const KeyValue& kv, const Env& env) {
+  // QuantMode_t::X as an Ascend C call spells it is accepted too.
+  std::string_view v = kv.value;
+  if (v.substr(0, 13) == "QuantMode_t::") v.remove_prefix(13);
+  if (const auto q = isa::quant_mode_from_string(v)) return *q;
+  if (v == "VDEQF16" || v == "VQF322B8_PRE" || v == "VREQ8")
+    env.ctx.fail(kv.value_column, std::string(kv.key) + " " + quote(v) +
+                                      " (per-channel quantisation with a tensor from L1) is not supported; "
+                                      "the scalar modes DEQF16, QF322B8_PRE and REQ8 are");
+  std::vector<std::string> names;
+  for (const isa::QuantMode q : kQuantModes) names.emplace_back(isa::to_string(q));
+  env.ctx.fail(kv.value_column, "unknown " + std::string(kv.key) + " " + quote(v) + "; expected " +
+                                    describe_quant_modes() + suggestion(v, names));
 }
 
 std::vector<std::string> aliases_of(isa::Space s) {

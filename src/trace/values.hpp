@@ -34,6 +34,7 @@ struct FieldSpec {
   uint64_t max = UINT64_MAX;     // integers: a bound tighter than the type's
   bool unused = false;           // a struct member the instruction ignores: only 0 is accepted
   DTypeMask dtypes = kAnyDType;  // dtype fields: the element types the instruction takes
+  uint64_t values = 0;           // small integers: bit v set = v accepted (0 = any in range)
 };
 
 // "L1 (L1/A1/B1)": the memories of a mask, as messages and docs name them.
@@ -54,5 +55,9 @@ const std::vector<std::string>& barrier_pipe_names();
 // int8, half, bf16, int32, float (and the aliases isa::dtype_from_string accepts), of which the
 // instruction takes the ones in `allowed`.
 isa::DType parse_dtype(const KeyValue& kv, DTypeMask allowed, const Env& env);
+// A QuantMode_t name (NoQuant, F322F16, ...); the per-channel modes are named as unsupported.
+isa::QuantMode parse_quant_mode(const KeyValue& kv, const Env& env);
+// "NoQuant, F322F16, F322BF16, DEQF16, QF322B8_PRE or REQ8"
+std::string describe_quant_modes();
 
 }  // namespace aicore::trace::detail

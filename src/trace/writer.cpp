@@ -66,6 +66,13 @@ class Line {
   Line& opt(const char* k, isa::DType t, isa::DType def) {
     return t == def ? *this : kv(k, isa::to_string(t));
   }
+  Line& opt(const char* k, isa::QuantMode q, isa::QuantMode def) {
+    return q == def ? *this : kv(k, isa::to_string(q));
+  }
+  Line& opt_hex(const char* k, uint64_t value, uint64_t def) {  // bit fields read best in hex
+    if (value != def) append_hex(key(k).s_, value);
+    return *this;
+  }
 
  private:
   std::string& s_;
@@ -123,6 +130,25 @@ struct Formatter {
     l.kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx);
     load_tail(l, o);
   }
+  void operator()(const isa::LoadData3DV2& o) const {
+    line("LoadData3DV2")
+        .kv("dst", o.dst)
+        .kv("src", o.src)
+        .opt("dtype", o.dtype, isa::DType::Int8)
+        .kv("l1H", o.l1H)
+        .kv("l1W", o.l1W)
+        .kv("channelSize", o.channelSize)
+        .kv("kExtension", o.kExtension)
+        .kv("mExtension", o.mExtension)
+        .opt("kStartPt", o.kStartPt, 0)
+        .opt("mStartPt", o.mStartPt, 0)
+        .opt("strideW", o.strideW, 1)
+        .opt("strideH", o.strideH, 1)
+        .opt("filterW", o.filterW, 1)
+        .opt("filterH", o.filterH, 1)
+        .opt("dilationFilterW", o.dilationFilterW, 1)
+        .opt("dilationFilterH", o.dilationFilterH, 1);
+  }
   Line mmad(const char* name, const isa::MmadCommon& o) const {
     Line l = line(name);
     l.kv("dst", o.dst).kv("fm", o.fm).kv("filter", o.filter).kv("m", o.m).kv("n", o.n).kv("k", o.k);
@@ -152,10 +178,13 @@ struct Formatter {
         .kv("mSize", o.mSize)
         .kv("srcStride", o.srcStride)
         .kv("dstStride", o.dstStride)
+        .opt("quantPre", o.quantPre, isa::QuantMode::NoQuant)
+        .opt_hex("deqScalar", o.deqScalar, 0)
         .opt("ndNum", o.ndNum, 1)
         .opt("srcNdStride", o.srcNdStride, 0)
         .opt("dstNdStride", o.dstNdStride, 0)
-        .opt("reluEn", o.reluEn, 0);
+        .opt("reluEn", o.reluEn, 0)
+        .opt("unitFlag", o.unitFlag, 0);
   }
   void operator()(const isa::SetFlag& o) const { line("SetFlag").kv("event", o.event).kv("id", o.id); }
   void operator()(const isa::WaitFlag& o) const { line("WaitFlag").kv("event", o.event).kv("id", o.id); }

@@ -95,11 +95,17 @@ TEST_CASE("GM rows: non-contiguous ND rows cost row_cycles each after the first"
       ".gm a size=8192\nDataCopyNd2Nz dst=L1:0 src=a nValue=4 dValue=64 srcDValue=64 dstNzC0Stride=16\n",
       "--set gm.read.row_cycles=10");
   CHECK(c.at(0).busy_end == 2);
-  // Fixpipe: 16 rows of 16 int32 into rows 32 elements apart: 1 KiB at 128 B/cycle + 15 x 4.
-  const auto f =
-      rows_of(".gm c size=4096\nFixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=32\n",
-              "--set gm.write.row_cycles=4");
-  CHECK(f.at(0).busy_end == 8 + 15 * 4);
+}
+
+TEST_CASE("Fixpipe: per byte, rows off gm.write.align_bytes at unaligned_cost", "[cli][timing][pacing]") {
+  // 16 rows of 16 int32 into rows 32 elements (128 B) apart: 1 KiB at 128 B/cycle after the head;
+  // with 512-byte alignment 12 of the 16 rows start off it and count double (or 3.5 times).
+  const std::string t =
+      ".gm c size=4096\nFixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=32\n";
+  CHECK(rows_of(t, "--set gm.write.align_bytes=128").at(0).busy_end == 20 + 8);
+  CHECK(rows_of(t, "--set gm.write.align_bytes=512").at(0).busy_end == 20 + 8 + 6);
+  CHECK(rows_of(t, "--set gm.write.align_bytes=512 --set gm.write.unaligned_cost=3.5").at(0).busy_end ==
+        20 + 8 + 15);
 }
 
 TEST_CASE("scalar set-up: an instruction issues its kind's cycles after the slot", "[cli][timing][pacing]") {

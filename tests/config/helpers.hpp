@@ -42,7 +42,8 @@ gm:
     overhead_cycles: 2
     latency_cycles: 201
     window_bytes: 8192
-    row_cycles: 2.5
+    align_bytes: 256
+    unaligned_cost: 2.5
   shared_bytes_per_cycle: 192
 mte1:
   to_l0a:

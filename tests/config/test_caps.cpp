@@ -30,22 +30,22 @@ TEST_CASE("caps: gm.read above the shared GM port", "[config][caps]") {
              Catch::StartsWith("gm.read.bytes_per_cycle = 177.3 is above gm.shared_bytes_per_cycle = 100 ("));
 }
 
-TEST_CASE("caps: Fixpipe's L0C read and GM write bound each other", "[config][caps]") {
-  // gm.write 128 B/cycle = 32 four-byte cells per cycle.
-  CHECK(cap_warning(with({"fixpipe.elements_per_cycle=33", "gm.write.bytes_per_cycle=128"}),
+TEST_CASE("caps: Fixpipe's element rate and GM write bound each other", "[config][caps]") {
+  // gm.write 128 B/cycle: at most 128 output elements (int8) per cycle.
+  CHECK(cap_warning(with({"fixpipe.elements_per_cycle=129", "gm.write.bytes_per_cycle=128"}),
                     "fixpipe.elements_per_cycle") ==
-        "fixpipe.elements_per_cycle = 33 is above gm.write.bytes_per_cycle / 4 = 32 (Fixpipe cannot read L0C "
-        "faster than it writes the 4-byte cells to GM): raising it past 32 changes nothing");
-  CHECK(cap_warning(with({"fixpipe.elements_per_cycle=32"}), "fixpipe.elements_per_cycle").empty());
+        "fixpipe.elements_per_cycle = 129 is above gm.write.bytes_per_cycle = 128 (Fixpipe cannot produce "
+        "output elements, of at least 1 byte, faster than it writes them to GM): raising it past 128 changes "
+        "nothing");
+  CHECK(cap_warning(with({"fixpipe.elements_per_cycle=128"}), "fixpipe.elements_per_cycle").empty());
   // The shared port is checked first; past it, the Fixpipe read rate.
   CHECK_THAT(cap_warning(with({"gm.write.bytes_per_cycle=300"}), "gm.write.bytes_per_cycle"),
              Catch::StartsWith("gm.write.bytes_per_cycle = 300 is above gm.shared_bytes_per_cycle = 256 ("));
   CHECK(
-      cap_warning(
-          with({"gm.shared_bytes_per_cycle=1024", "gm.write.bytes_per_cycle=257", "gm.write.row_cycles=0"}),
-          "gm.write.bytes_per_cycle") ==
+      cap_warning(with({"gm.shared_bytes_per_cycle=1024", "gm.write.bytes_per_cycle=257"}),
+                  "gm.write.bytes_per_cycle") ==
       "gm.write.bytes_per_cycle = 257 is above fixpipe.elements_per_cycle x 4 = 256 (Fixpipe cannot write GM "
-      "faster than it reads 4-byte L0C cells): raising it past 256 changes nothing");
+      "faster than it produces output elements of at most 4 bytes): raising it past 256 changes nothing");
   CHECK(cap_warning(with({"gm.shared_bytes_per_cycle=1024", "gm.write.bytes_per_cycle=256"}),
                     "gm.write.bytes_per_cycle")
             .empty());

@@ -1,5 +1,7 @@
 #include "machine.hpp"
 
+#include "aicore/isa/access.hpp"
+
 #include <array>
 #include <cstring>
 #include <exception>
@@ -98,6 +100,16 @@ std::string run_interleaved(const std::vector<isa::Op>& ops, Machine& m, uint64_
   std::vector<bool> done(ops.size(), false);
   size_t finished = 0;
   Flags f;
+  // unitFlag, a whole instruction at a time: a Fixpipe with unitFlag 2 or 3 runs once every granule
+  // it reads is set (a Mmad with unitFlag=3 set it), a Mmad with unitFlag 2 or 3 once every granule
+  // it writes is clear (a Fixpipe with unitFlag=3 cleared it).
+  std::vector<bool> unit_set(128 * 1024 / isa::kUnitFlagBytes, false);
+  const auto unit_flag = [](const isa::Op& op) -> uint8_t {
+    if (const auto* x = std::get_if<isa::Mmad>(&op)) return x->unitFlag;
+    if (const auto* x = std::get_if<isa::MmadWithSparse>(&op)) return x->unitFlag;
+    if (const auto* x = std::get_if<isa::Fixpipe>(&op)) return x->unitFlag;
+    return 0;
+  };
   const auto runnable = [&](size_t p) {
     if (head[p] >= queue[p].size()) return false;
     const size_t i = queue[p][head[p]];
@@ -108,6 +120,11 @@ std::string run_interleaved(const std::vector<isa::Op>& ops, Machine& m, uint64_
           if (!done[j]) return false;
     }
     if (const auto* w = std::get_if<isa::WaitFlag>(&ops[i])) return f.at(w->event, w->id);
+    if (unit_flag(ops[i]) >= isa::kUnitFlagKeep) {
+      const bool fix = std::holds_alternative<isa::Fixpipe>(ops[i]);
+      for (const uint32_t g : isa::unit_flag_granules(ops[i]))
+        if (unit_set.at(g) != fix) return false;
+    }
     return true;
   };
   while (finished < ops.size()) {
@@ -137,6 +154,10 @@ std::string run_interleaved(const std::vector<isa::Op>& ops, Machine& m, uint64_
         sem::execute(ops[i], m.view);
       } catch (const std::exception& e) {
         return describe(ops, i) + ": fault: " + e.what();
+      }
+      if (unit_flag(ops[i]) == isa::kUnitFlagFlip) {
+        const bool fix = std::holds_alternative<isa::Fixpipe>(ops[i]);
+        for (const uint32_t g : isa::unit_flag_granules(ops[i])) unit_set.at(g) = !fix;
       }
     }
     done[i] = true;

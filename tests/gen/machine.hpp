@@ -31,8 +31,9 @@ std::string check_flags_in_order(const std::vector<aicore::isa::Op>& ops);
 void run_in_order(const std::vector<aicore::isa::Op>& ops, Machine& m);
 
 // Executes per-pipe queues in one random interleaving that respects only in-order execution
-// per pipe, flags and PIPE_ALL barriers; pipes get random speed weights so some run far
-// ahead. Returns "" or the first problem (double set, deadlock, flag left set, fault).
+// per pipe, flags, unit flags (whole instructions at a time) and PIPE_ALL barriers; pipes get
+// random speed weights so some run far ahead. Returns "" or the first problem (double set, deadlock, flag
+// left set, fault).
 std::string run_interleaved(const std::vector<aicore::isa::Op>& ops, Machine& m, uint64_t seed);
 
 // The int32 contents of a GM tensor.

@@ -27,6 +27,11 @@ inline auto key(const isa::LoadDataWithSparse& o) {
   return std::make_tuple(key(o.dst), key(o.src), key(o.idx), o.startIndex, o.repeatTimes, o.srcStride,
                          o.dstGap, o.ifTranspose, o.sid, o.addrMode);
 }
+inline auto key(const isa::LoadData3DV2& o) {
+  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.l1H, o.l1W, o.channelSize, o.kExtension, o.mExtension,
+                         o.kStartPt, o.mStartPt, o.strideW, o.strideH, o.filterW, o.filterH, o.dilationFilterW,
+                         o.dilationFilterH);
+}
 inline auto key(const isa::MmadCommon& o) {
   return std::make_tuple(key(o.dst), key(o.fm), key(o.filter), o.m, o.n, o.k, o.cmatrixInitVal,
                          o.cmatrixSource, o.isBias, o.unitFlag);
@@ -35,8 +40,9 @@ inline auto key(const isa::Mmad& o) {
   return std::tuple_cat(key(static_cast<const isa::MmadCommon&>(o)), std::make_tuple(o.dtype));
 }
 inline auto key(const isa::Fixpipe& o) {
-  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.nSize, o.mSize, o.srcStride, o.dstStride, o.ndNum,
-                         o.srcNdStride, o.dstNdStride, o.reluEn);
+  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.nSize, o.mSize, o.srcStride, o.dstStride,
+                         o.quantPre, o.deqScalar, o.ndNum, o.srcNdStride, o.dstNdStride, o.reluEn,
+                         o.unitFlag);
 }
 inline auto key(const isa::SetFlag& o) {
   return std::make_tuple(o.event.src, o.event.dst, o.id);

@@ -17,8 +17,12 @@ using gen::BLayout;
 
 namespace {
 
-gen::MatmulPlan plan(uint32_t m, uint32_t k, uint32_t n, isa::DType t, BLayout b, gen::MatmulOptions o = {}) {
-  return gen::make_matmul_plan({m, k, n, t, b}, o);
+// C as fp32 unless asked: the tests compare with the fp32 golden.
+gen::MatmulPlan plan(uint32_t m, uint32_t k, uint32_t n, isa::DType t, BLayout b, gen::MatmulOptions o = {},
+                     isa::DType c = isa::DType::Float) {
+  gen::MatmulShape s;
+  s.M = m, s.K = k, s.N = n, s.dtype = t, s.c_dtype = c, s.b_layout = b;
+  return gen::make_matmul_plan(s, o);
 }
 
 template <class T>
@@ -102,8 +106,13 @@ TEST_CASE("matmul: the program's flags pair up in program order, --blocks cuts w
   for (const uint32_t l1 : {1u, 2u})
     for (const uint32_t l0 : {1u, 2u}) {
       CAPTURE(l1, l0);
-      const auto p = plan(256, 128, 512, isa::DType::Half, BLayout::NT, {128, 256, 64, l1, l0});
-      CHECK(gentest::check_flags_in_order(gentest::ops_of(gen::emit_matmul(p))).empty());
+      for (const bool uf : {true, false}) {
+        CAPTURE(uf);
+        gen::MatmulOptions o{128, 256, 64, l1, l0};
+        o.unit_flag = uf;
+        const auto p = plan(256, 128, 512, isa::DType::Half, BLayout::NT, o);
+        CHECK(gentest::check_flags_in_order(gentest::ops_of(gen::emit_matmul(p))).empty());
+      }
     }
   gen::MatmulOptions o;
   o.blocks = 3;
@@ -128,7 +137,12 @@ TEST_CASE("matmul: exact data is bit-exact in program order and in random pipe i
       {96, 64, 128, isa::DType::BF16, BLayout::NT, {32, 64, 32, 2, 1}},
       {256, 64, 256, isa::DType::Half, BLayout::NT, {128, 256, 64}},  // the measured base block
   };
-  for (const Case& c : cases) {
+  std::vector<Case> both = cases;  // every case with unitFlag (the default) and with M_FIX / FIX_M flags
+  for (Case c : cases) {
+    c.o.unit_flag = false;
+    both.push_back(c);
+  }
+  for (const Case& c : both) {
     const auto p = plan(c.m, c.k, c.n, c.t, c.b, c.o);
     CAPTURE(p.describe());
     const gen::MatmulData d = gen::matmul_data(p, 7, true);
@@ -144,22 +158,46 @@ TEST_CASE("matmul: exact data is bit-exact in program order and in random pipe i
   }
 }
 
-TEST_CASE("matmul: random data matches the golden within the documented tolerance", "[gen][matmul]") {
+TEST_CASE("matmul: fp16 and bf16 C are the fp32 golden rounded once, bit for bit", "[gen][matmul]") {
   for (const auto t : {isa::DType::Half, isa::DType::BF16}) {
-    const auto p = plan(128, 256, 128, t, BLayout::ND, {64, 64, 64});
-    const gen::MatmulData d = gen::matmul_data(p, 3, false);
-    const std::vector<float> tol = gen::matmul_tolerance(p, d);
-    gentest::Machine m = machine(p, d, 5);
-    gentest::run_in_order(gentest::ops_of(gen::emit_matmul(p)), m);
-    const std::vector<float> c = c_of(m);
-    size_t worse = 0, inexact = 0;
-    for (size_t i = 0; i < c.size(); ++i) {
-      worse += std::fabs(static_cast<double>(c[i]) - d.golden[i]) > tol[i];
-      inexact += c[i] != d.golden[i];
-    }
-    CHECK(worse == 0);
-    CHECK(inexact > 0);  // the random values do exercise rounding
+    const auto p = plan(160, 96, 192, t, BLayout::NT, {64, 128, 64}, t);
+    CAPTURE(p.describe());
+    const gen::MatmulData d = gen::matmul_data(p, 9, true);
+    const std::vector<uint8_t> golden = gen::matmul_golden_bytes(p, d);
+    CHECK(golden.size() == gen::matmul_bytes_c(p));
+    CHECK(golden.size() == d.golden.size() * 2);
+    const auto ops = gentest::ops_of(gen::emit_matmul(p));
+    gentest::Machine in_order = machine(p, d, 2);
+    gentest::run_in_order(ops, in_order);
+    CHECK(in_order.gm[2] == golden);
+    gentest::Machine m = machine(p, d, 3);
+    REQUIRE(gentest::run_interleaved(ops, m, 4).empty());
+    CHECK(m.gm[2] == golden);
   }
+}
+
+TEST_CASE("matmul: random data matches the golden within the documented tolerance", "[gen][matmul]") {
+  for (const auto t : {isa::DType::Half, isa::DType::BF16})
+    for (const auto ct : {isa::DType::Float, t}) {  // C in fp32, or in the input type
+      const auto p = plan(128, 256, 128, t, BLayout::ND, {64, 64, 64}, ct);
+      const gen::MatmulData d = gen::matmul_data(p, 3, false);
+      const std::vector<float> tol = gen::matmul_tolerance(p, d);
+      gentest::Machine m = machine(p, d, 5);
+      gentest::run_in_order(gentest::ops_of(gen::emit_matmul(p)), m);
+      std::vector<float> c = ct == isa::DType::Float ? c_of(m) : std::vector<float>(d.golden.size());
+      for (size_t i = 0; ct != isa::DType::Float && i < c.size(); ++i) {
+        uint16_t h;
+        std::memcpy(&h, m.gm[2].data() + i * 2, 2);
+        c[i] = ct == isa::DType::Half ? gen::half_to_float(h) : gen::bf16_to_float(h);
+      }
+      size_t worse = 0, inexact = 0;
+      for (size_t i = 0; i < c.size(); ++i) {
+        worse += std::fabs(static_cast<double>(c[i]) - d.golden[i]) > tol[i];
+        inexact += c[i] != d.golden[i];
+      }
+      CHECK(worse == 0);
+      CHECK(inexact > 0);  // the random values do exercise rounding
+    }
 }
 
 TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
@@ -193,6 +231,14 @@ TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
   CHECK(first_line(r.second) ==
         "gen: error: --dtype must be half or bf16 (int8 GEMMs: --dense or --sparse without --dtype), not "
         "'int8'");
+  r = run(with({"--c-dtype", "int8"}));
+  CHECK(first_line(r.second) ==
+        "gen: error: --c-dtype must be half, bf16 or float (the type Fixpipe writes C in), not 'int8'");
+  r = run(with({"--unit-flag", "yes"}));
+  CHECK(
+      first_line(r.second) ==
+      "gen: error: --unit-flag must be on (hand L0C to Fixpipe by unitFlag, as the Matmul NORM template) or "
+      "off (M_FIX / FIX_M flags), not 'yes'");
   r = run(with({"--l1-bufers", "1"}));
   CHECK(first_line(r.second) == "gen: error: unknown option --l1-bufers (did you mean --l1-buffers?)");
 }

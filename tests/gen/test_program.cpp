@@ -85,6 +85,25 @@ TEST_CASE("tiled cases with partial edge tiles and chunks", "[gen][exec][tiled]"
   check_case(make(40, 128, 40, true, 7, {16, 16, 64}), 8);    // many tiles: L0C ping-pong reused
 }
 
+TEST_CASE("--l1-full: A and B copied once, every tile loaded from L1, exact under interleavings",
+          "[gen][exec][tiled]") {
+  for (const bool sparse : {true, false}) {
+    gen::TileRequest t{128, 128, 256, true};
+    const auto c = make(256, 512, 256, sparse, 42, t);
+    REQUIRE(c.plan.l1_full);
+    uint64_t copies = 0;
+    for (const auto& e : c.program)
+      copies += std::holds_alternative<isa::DataCopy>(e.op) || std::holds_alternative<isa::DataCopyNd2Nz>(e.op);
+    CHECK(copies == (sparse ? 3u : 2u));  // A, B (and the indexes), once
+    check_case(c, 6);
+  }
+  check_case(make(200, 452, 90, true, 5, {64, 48, 128, true}), 6);  // edge tiles and chunks
+  check_case(make(100, 300, 70, false, 6, {32, 32, 96, true}), 6);
+  // Too big for L1: an error naming the space.
+  CHECK_THROWS_WITH(make(512, 1024, 512, true, 1, {128, 128, 256, true}),
+                    "gen: error: --l1-full: A, B and the indexes need 832 KiB of L1, 512 KiB available");
+}
+
 TEST_CASE("tiled dense 256x512x256 matches the golden", "[gen][exec][tiled]") {
   check_case(make(256, 512, 256, false, 42), 4);
 }

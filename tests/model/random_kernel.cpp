@@ -57,11 +57,22 @@ struct Gen {
     if (coin(0.4)) s += " cmatrixInitVal=0";
     line(s);
   }
+  // A Mmad that hands the second half of L0C to Fixpipe by unitFlag (never accumulating there,
+  // so that it books only L0C's write port and Fixpipe only its read port: see random_kernel.hpp).
+  void mmad_unit_flag() {
+    const uint64_t m = pick(1, 128), nn = pick(1, 64), k = pick(1, 128);
+    line("Mmad dst=L0C:65536 fm=L0A:0 filter=L0B:0 m=" + n(m) + " n=" + n(nn) + " k=" + n(k) +
+         " unitFlag=" + n(coin(0.6) ? 3 : 2));
+  }
   void fixpipe() {
     const uint64_t ns = pick(1, 8) * 16, ms = pick(1, 128);
-    // Rows contiguous in GM (dstStride = nSize) or not (each row its own run: gm.write.row_cycles).
+    // The output type sets the bytes (and the conversion); rows start 64-byte aligned, so some
+    // are off gm.write.align_bytes; rows contiguous in GM (dstStride = nSize) or not.
+    const std::string mode = one_of<std::string>(
+        {"", "", " dtype=float quantPre=F322F16", " quantPre=REQ8 deqScalar=0x40003f800000"});
     line("Fixpipe dst=c+" + n(pick(0, 1000) * 64) + " src=L0C:65536 nSize=" + n(ns) + " mSize=" + n(ms) +
-         " srcStride=" + n((ms + 15) / 16 * 16) + " dstStride=" + n(ns + (coin() ? 0 : 16)));
+         " srcStride=" + n((ms + 15) / 16 * 16) + " dstStride=" + n(ns + (coin() ? 0 : 16)) + mode +
+         one_of<std::string>({"", "", " unitFlag=3", " unitFlag=2"}));
   }
 };
 
@@ -105,8 +116,10 @@ std::string kernel(std::mt19937_64& rng, int count) {
       g.load_data();
     } else if (kind < 40) {
       g.load_sparse();
-    } else if (kind < 56) {
+    } else if (kind < 50) {
       g.mmad();
+    } else if (kind < 56) {
+      g.mmad_unit_flag();
     } else if (kind < 66) {
       g.fixpipe();
     } else if (kind < 90 && !unused.empty()) {
@@ -146,7 +159,8 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("gm.read.window_bytes", g.one_of<std::string>({"0", "2048", "20000"})),
       set("gm.read.row_cycles", g.one_of<std::string>({"0", "1.7"})),
       set("gm.write.window_bytes", g.one_of<std::string>({"0", "4096"})),
-      set("gm.write.row_cycles", g.one_of<std::string>({"0", "3", "72.5"})),
+      set("gm.write.align_bytes", g.one_of<std::string>({"1", "128", "512"})),
+      set("gm.write.unaligned_cost", g.one_of<std::string>({"1", "2", "3.5"})),
       set("issue.min_interval_mte2", g.one_of<std::string>({"0", "7"})),
       set("issue.min_interval_mte1", g.one_of<std::string>({"0", "4", "2.5"})),
       set("issue.min_interval_m", g.one_of<std::string>({"0", "4.62", "9"})),
@@ -163,7 +177,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("scalar.pipe_barrier", g.one_of<std::string>({"0", "6"})),
       set("cube.latency_cycles", g.one_of<std::string>({"0", "5"})),
       set("fixpipe.elements_per_cycle", g.one_of<std::string>({"16", "64"})),
-      set("fixpipe.overhead_cycles", g.one_of<std::string>({"0", "2"})),
+      set("fixpipe.overhead_cycles", g.one_of<std::string>({"0", "2", "20"})),
       set("issue.instructions_per_cycle", g.one_of<std::string>({"0.5", "1", "2"})),
       set("issue.queue_depth_mte2", g.one_of<std::string>({"1", "2", "32"})),
       set("issue.queue_depth_mte1", g.one_of<std::string>({"1", "4", "32"})),

@@ -5,6 +5,8 @@
 // Mmads write (and accumulate into) the first half of L0C and Fixpipes read the second, on
 // different banks: two pipes asking for one bank port in the same cycle are served in the
 // order SystemC runs them, which the lock-step reference cannot know (docs/decisions.md).
+// Mmads with unitFlag hand the second half to the Fixpipes (some with unitFlag): they only
+// overwrite it, so they book L0C's write port and Fixpipe its read port.
 // Contention on a bank port is tested on its own, with requests in different cycles.
 #pragma once
 #include <cstdint>

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -48,6 +50,7 @@ uint64_t scalar_cost(const isa::Op& op, const aicore::config::Scalar& s) {
   if (std::holds_alternative<isa::DataCopyNd2Nz>(op)) return s.data_copy_nd2nz;
   if (std::holds_alternative<isa::LoadData>(op)) return s.load_data;
   if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return s.load_data_with_sparse;
+  if (std::holds_alternative<isa::LoadData3DV2>(op)) return s.load_data;
   if (std::holds_alternative<isa::Mmad>(op)) return s.mmad;
   if (std::holds_alternative<isa::MmadWithSparse>(op)) return s.mmad_with_sparse;
   if (std::holds_alternative<isa::Fixpipe>(op)) return s.fixpipe;
@@ -56,8 +59,8 @@ uint64_t scalar_cost(const isa::Op& op, const aicore::config::Scalar& s) {
   return s.pipe_barrier;
 }
 
-// GM rows of a transfer, counted plainly: an ND2NZ source row or a Fixpipe destination row
-// each is its own run unless it follows the previous one in GM.
+// GM rows of an ND2NZ copy, counted plainly: each source row is its own run unless it follows
+// the previous one in GM.
 uint64_t gm_rows(const isa::Op& op) {
   if (const auto* n = std::get_if<isa::DataCopyNd2Nz>(&op)) {
     uint64_t runs = 0;
@@ -71,27 +74,28 @@ uint64_t gm_rows(const isa::Op& op) {
       }
     return runs;
   }
-  if (const auto* f = std::get_if<isa::Fixpipe>(&op)) {
-    uint64_t runs = 0;
-    uint64_t next = UINT64_MAX;
-    for (uint64_t d = 0; d < f->ndNum; ++d)
-      for (uint64_t j = 0; j < f->mSize; ++j) {
-        const uint64_t at = d * f->dstNdStride + j * f->dstStride;
-        if (f->nSize == 0) continue;
-        if (at != next) ++runs;
-        next = at + f->nSize;
-      }
-    return runs;
-  }
   return 1;
 }
 
 // A GM path's own rate for `bytes` in `rows` runs: each row after the first costs row_cycles.
-double row_rate(uint64_t bytes, uint64_t rows, const aicore::config::GmPath& p) {
+double row_rate(uint64_t bytes, uint64_t rows, const aicore::config::GmRead& p) {
   if (rows <= 1 || p.row_cycles <= 0 || bytes == 0) return p.bytes_per_cycle;
   const double b = static_cast<double>(bytes);
   return b / (b / p.bytes_per_cycle + static_cast<double>(rows - 1) * p.row_cycles);
 }
+
+struct Holder {
+  bool valid = false;
+  size_t index = 0;
+  uint64_t pos = 0, count = 1;
+};
+struct Granule {
+  Holder setter, taker;
+};
+struct UnitWait {
+  size_t producer;
+  uint64_t ppos, pcount, pos, count;
+};
 
 struct Core {
   const std::vector<Instruction>* prog = nullptr;
@@ -105,6 +109,10 @@ struct Core {
   std::map<std::tuple<int, int, int>, std::deque<uint64_t>> flags;  // pending set fire cycles
   // Ports: (space, write, bank) -> busy until.
   std::map<std::tuple<int, bool, uint64_t>, uint64_t> busy_until;
+  // unitFlag: per L0C granule who set and who cleared its flag; per instruction what it waits on.
+  std::map<uint64_t, Granule> unit;
+  std::map<size_t, std::vector<UnitWait>> unit_waits;
+  std::vector<bool> done;  // the instruction's timing is known
 };
 
 class Machine {
@@ -116,6 +124,7 @@ class Machine {
       Core c;
       c.prog = &p;
       c.timing.resize(p.size());
+      c.done.resize(p.size());
       for (auto& ps : c.pipes) ps.start_of.resize(p.size());
       cores_.push_back(std::move(c));
     }
@@ -157,7 +166,8 @@ class Machine {
     return {static_cast<int>(e.src), static_cast<int>(e.dst), id};
   }
 
-  void complete(PipeState& p, Timing& tm) {
+  void complete(Core& c, PipeState& p, Timing& tm) {
+    c.done[static_cast<size_t>(&tm - c.timing.data())] = true;
     p.local = tm.busy_end;
     p.free_exact = static_cast<double>(tm.busy_end);
     p.last_completion = std::max(p.last_completion, tm.end);
@@ -204,15 +214,99 @@ class Machine {
       c.occupancy = cfg_.gm.read.overhead_cycles + stream;
       c.port_cycles = stream;
       c.gm_rate = rate;
-    } else if (std::holds_alternative<isa::Fixpipe>(op)) {
-      const double rate = row_rate(c.gm_bytes, rows, cfg_.gm.write);
-      const uint64_t read =
-          static_cast<uint64_t>(std::ceil((c.gm_bytes / 4) / cfg_.fixpipe.elements_per_cycle));
-      const uint64_t write = static_cast<uint64_t>(std::ceil(c.gm_bytes / rate));
-      c.occupancy = c.fixed + std::max(read, write);
-      c.gm_rate = rate;
+    } else if (const auto* f = std::get_if<isa::Fixpipe>(&op)) {
+      // Per byte: the output elements at elements_per_cycle against the bytes at the write rate,
+      // each destination row that starts off align_bytes counted unaligned_cost times.
+      uint64_t es = 4;
+      if (f->quantPre == isa::QuantMode::F322F16 || f->quantPre == isa::QuantMode::F322BF16 ||
+          f->quantPre == isa::QuantMode::DEQF16)
+        es = 2;
+      if (f->quantPre == isa::QuantMode::REQ8 || f->quantPre == isa::QuantMode::QF322B8_PRE) es = 1;
+      const uint64_t row = uint64_t{f->nSize} * es;
+      uint64_t bytes = 0;
+      double weighted = 0;
+      for (uint64_t d = 0; d < f->ndNum; ++d)
+        for (uint64_t j = 0; j < f->mSize; ++j) {
+          const uint64_t at = f->dst.offset + (d * f->dstNdStride + j * f->dstStride) * es;
+          bytes += row;
+          weighted += static_cast<double>(row) *
+                      (at % cfg_.gm.write.align_bytes ? cfg_.gm.write.unaligned_cost : 1.0);
+        }
+      const auto produce = static_cast<uint64_t>(std::ceil(
+          static_cast<double>(uint64_t{f->ndNum} * f->mSize * f->nSize) / cfg_.fixpipe.elements_per_cycle));
+      const auto write = static_cast<uint64_t>(std::ceil(weighted / cfg_.gm.write.bytes_per_cycle));
+      c.fixed = cfg_.fixpipe.overhead_cycles + cfg_.gm.write.overhead_cycles;
+      c.occupancy = c.fixed + std::max(produce, write);
+      c.port_cycles = produce;
+      c.gm_bytes = bytes;
+      c.gm_rate = bytes ? cfg_.gm.write.bytes_per_cycle * static_cast<double>(bytes) / weighted
+                        : cfg_.gm.write.bytes_per_cycle;
     }
     return c;
+  }
+
+  // unitFlag, plainly: per 512-byte L0C granule the Mmad (unitFlag=3) that set its flag and the
+  // Fixpipe (unitFlag=3) that cleared it, with the position of the granule among theirs; each
+  // Mmad or Fixpipe with unitFlag 2 or 3 waits for those of the granules it touches.
+  static std::vector<uint64_t> granules_of(const isa::Op& op) {
+    std::set<uint64_t> g;
+    const isa::MmadCommon* m = nullptr;
+    if (const auto* x = std::get_if<isa::Mmad>(&op)) m = x;
+    if (const auto* x = std::get_if<isa::MmadWithSparse>(&op)) m = x;
+    if (m && m->m && m->n && m->k) {
+      const uint64_t end = m->dst.offset + ((m->m + 15) / 16) * ((m->n + 15) / 16) * 1024;
+      for (uint64_t b = m->dst.offset; b < end; ++b) g.insert(b / 512);
+    }
+    if (const auto* f = std::get_if<isa::Fixpipe>(&op))
+      for (uint64_t d = 0; d < f->ndNum; ++d)
+        for (uint64_t c = 0; c < f->nSize / 16u; ++c)
+          for (uint64_t j = 0; j < f->mSize; ++j)
+            g.insert((f->src.offset + d * f->srcNdStride * 1024 + (c * f->srcStride + j) * 64) / 512);
+    return {g.begin(), g.end()};
+  }
+
+  void unit_issue(Core& c, size_t i) {
+    const isa::Op& op = (*c.prog)[i].op;
+    uint8_t uf = 0;
+    bool fix = false;
+    if (const auto* m = std::get_if<isa::Mmad>(&op)) uf = m->unitFlag;
+    if (const auto* m = std::get_if<isa::MmadWithSparse>(&op)) uf = m->unitFlag;
+    if (const auto* f = std::get_if<isa::Fixpipe>(&op)) uf = f->unitFlag, fix = true;
+    if (uf != 2 && uf != 3) return;
+    const std::vector<uint64_t> gs = granules_of(op);
+    const uint64_t n = gs.size();
+    for (uint64_t pos = 0; pos < n; ++pos) {
+      Granule& h = c.unit[gs[pos]];
+      const Holder from = fix ? h.setter : h.taker;
+      if (from.valid) c.unit_waits[i].push_back(UnitWait{from.index, from.pos, from.count, pos, n});
+      if (fix && uf == 3) {
+        h.setter = Holder{};
+        h.taker = Holder{true, i, pos, n};
+      } else if (!fix) {
+        h.taker = Holder{};
+        if (uf == 3) h.setter = Holder{true, i, pos, n};
+      }
+    }
+  }
+
+  // The earliest start unit flags allow, or nullopt while a producer has not run yet.
+  std::optional<uint64_t> unit_start(const Core& c, size_t i, uint64_t offset, uint64_t duration) const {
+    const auto it = c.unit_waits.find(i);
+    if (it == c.unit_waits.end()) return 0;
+    int64_t best = 0;
+    for (const UnitWait& w : it->second) {
+      if (!c.done[w.producer]) return std::nullopt;
+      const Timing& p = c.timing[w.producer];
+      // Producer granule `ppos` is ready at start + (ppos + 1)(busy_end - start) / pcount; the
+      // consumer reaches its granule `pos` at s + offset + pos * duration / count.
+      const double ready =
+          static_cast<double>(p.start) +
+          static_cast<double>((w.ppos + 1) * (p.busy_end - p.start)) / static_cast<double>(w.pcount);
+      const double s = ready - static_cast<double>(offset) -
+                       static_cast<double>(w.pos * duration) / static_cast<double>(w.count);
+      best = std::max<int64_t>(best, static_cast<int64_t>(std::ceil(s - 1e-9)));
+    }
+    return static_cast<uint64_t>(best);
   }
 
   // Ports a data instruction holds: (space, write, bank) for every bank of every on-chip extent.
@@ -266,7 +360,7 @@ class Machine {
       return start_data(c, p, pipe, i, t);
     }
     started(p, t);
-    complete(p, tm);
+    complete(c, p, tm);
     return true;
   }
 
@@ -280,6 +374,14 @@ class Machine {
     const double exact = std::max(ready, p.allowed);
     const uint64_t first = whole(exact);
     if (t < first) return false;
+    // unitFlag: a Fixpipe reaches its first granule after its head, a Mmad spends its occupancy
+    // past the head on its granules.
+    const bool is_cube =
+        std::holds_alternative<isa::Mmad>(op) || std::holds_alternative<isa::MmadWithSparse>(op);
+    const auto unit =
+        unit_start(c, i, is_cube ? 0 : cost.fixed,
+                   is_cube ? cost.occupancy - cfg_.cube.head_cycles : cost.occupancy - cost.fixed);
+    if (!unit || t < *unit) return false;
     const bool gm = cost.gm_rate > 0;
     if (gm && window(pipe)) {  // room for its bytes beside the transfers still in flight
       const auto [bytes, any] = in_flight(p, t);
@@ -315,7 +417,7 @@ class Machine {
     tm.busy_end = t + (gm ? cost.occupancy : hold);
     if (gm) tm.busy_end = std::max(tm.busy_end, t + cost.fixed + cost.port_cycles);
     tm.end = tm.busy_end + cost.latency;
-    complete(p, tm);
+    complete(c, p, tm);
     if (!gm) p.free_exact = exact_start + occupancy;
     if (cube) p.last_mmad_end = p.free_exact;
     return true;
@@ -331,7 +433,7 @@ class Machine {
     tm.end = tm.busy_end + cost.latency;
     p->in_gm = false;
     p->gm_done.emplace_back(tm.end, cost.gm_bytes);
-    complete(*p, tm);
+    complete(*c, *p, tm);
   }
 
   bool drained(const Core& c) const {
@@ -393,6 +495,7 @@ class Machine {
     if (p.pushed >= depth) at = std::max(slot, p.start_of[p.pushed - depth]);
     if (t < at) return false;
     tm.issue = at;
+    unit_issue(c, c.next);
     p.queue.push_back(c.next);
     ++p.pushed;
     c.next_issue = static_cast<double>(at) + 1.0 / cfg_.issue.instructions_per_cycle;

@@ -3,6 +3,7 @@
 // formula cannot hide behind a wrong preset and vice versa.
 #include <catch2/catch.hpp>
 
+#include "aicore/model/gm_write.hpp"
 #include "aicore/model/timing.hpp"
 
 using namespace aicore;
@@ -13,14 +14,18 @@ namespace {
 config::Config published() {
   config::Config c;
   c.clock_mhz = 1850;
-  c.gm.read = {150, 0, 300};
-  c.gm.write = {128, 0, 300};
+  c.gm.read.bytes_per_cycle = 150;
+  c.gm.read.latency_cycles = 300;
+  c.gm.write.bytes_per_cycle = 128;
+  c.gm.write.latency_cycles = 300;
+  c.gm.write.align_bytes = 512;
+  c.gm.write.unaligned_cost = 2;
   c.gm.shared_bytes_per_cycle = 256;
   c.mte1.to_l0a = {256, 0, 28};
   c.mte1.to_l0b = {128, 0, 28};
   c.mte1.sparse = {128, 0, 30};
   c.cube = {32, 16, 64, 4, 0};
-  c.fixpipe = {64, 0, 0};
+  c.fixpipe = {64, 20, 0};
   c.issue.sync_cycles = 1;
   return c;
 }
@@ -109,15 +114,70 @@ TEST_CASE("DataCopy and Fixpipe costs", "[timing][mte2][fix]") {
   CHECK(model::cost_of(dc, cfg).latency == 300);
   isa::Fixpipe fx;
   fx.nSize = 16;
-  fx.mSize = 16;  // 256 elements = 1024 B: L0C side 4 cycles, GM side 8 cycles -> 8
-  CHECK(model::cost_of(fx, cfg).occupancy == 8);
+  fx.mSize = 16;  // 256 int32 = 1024 B: 4 cycles of elements, 8 of GM bytes, after the 20-cycle head
+  fx.srcStride = 16;
+  fx.dstStride = 16;
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 8);
   CHECK(model::cost_of(fx, cfg).latency == 300);
 }
 
-TEST_CASE("GM rows: a transfer's own rate falls by row_cycles per row after the first",
-          "[timing][mte2][fix]") {
+TEST_CASE("Fixpipe: head + max(output elements at 64/cycle, output bytes at 128 B/cycle)", "[timing][fix]") {
   auto cfg = published();
-  config::GmPath p = cfg.gm.read;
+  isa::Fixpipe fx;
+  fx.nSize = 256;
+  fx.mSize = 128;
+  fx.srcStride = 128;
+  fx.dstStride = 512;  // a 128 x 256 int32 tile of a wider C, rows 2 KiB apart: no per-row cost
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 1024);
+  CHECK(model::cost_of(fx, cfg).port_cycles == 512);  // the L0C read port: elements
+  CHECK(model::cost_of(fx, cfg).bytes == 131072);
+  fx.dtype = isa::DType::Float;
+  fx.quantPre = isa::QuantMode::F322F16;  // half out: 64 elements and 128 B a cycle agree
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 512);
+  CHECK(model::cost_of(fx, cfg).bytes == 65536);
+  fx.quantPre = isa::QuantMode::QF322B8_PRE;  // int8 out: the element rate binds, not the bytes
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 512);
+  CHECK(model::cost_of(fx, cfg).bytes == 32768);
+  // t-1 / t of each key.
+  fx.quantPre = isa::QuantMode::NoQuant;
+  cfg.fixpipe.overhead_cycles = 19;
+  CHECK(model::cost_of(fx, cfg).occupancy == 19 + 1024);
+  cfg.fixpipe.overhead_cycles = 20;
+  cfg.gm.write.bytes_per_cycle = 127;  // 131072 / 127 = 1032.06 -> 1033
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 1033);
+  cfg.gm.write.bytes_per_cycle = 256;  // now the 32768 elements at 64 a cycle bind
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 512);
+  cfg.fixpipe.elements_per_cycle = 63;  // 520.1 -> 521
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 521);
+}
+
+TEST_CASE("Fixpipe: rows starting off gm.write.align_bytes cost unaligned_cost per byte", "[timing][fix]") {
+  auto cfg = published();
+  isa::Fixpipe fx;
+  fx.nSize = 128;
+  fx.mSize = 4;
+  fx.srcStride = 16;
+  fx.dstStride = 128;  // 512-byte rows, contiguous
+  fx.dst.offset = 0;
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);
+  fx.dst.offset = 64;  // every row starts 64 bytes off: 2048 B count double
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 32);
+  CHECK(model::cost_of(fx, cfg).gm_rate == Approx(64.0));  // the write's own rate halves
+  fx.dst.offset = 0;
+  fx.dstStride = 192;  // rows 768 B apart: 0, 768, 1536, 2304 -> rows 1 and 3 off 512
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 24);
+  cfg.gm.write.unaligned_cost = 3;  // t / t+1: 2048 + 2 x 512 x 2 extra = 4096 B
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 32);
+  cfg.gm.write.align_bytes = 256;  // 768 is a multiple of 256: all aligned
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);
+  cfg.gm.write.align_bytes = 1;  // the rule off
+  fx.dst.offset = 3;
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);
+}
+
+TEST_CASE("GM rows: a read's own rate falls by row_cycles per row after the first", "[timing][mte2]") {
+  auto cfg = published();
+  config::GmRead p = cfg.gm.read;
   p.row_cycles = 2;
   CHECK(model::gm_row_rate(1500, 1, p) == 150);  // one run: the path's rate
   CHECK(model::gm_row_rate(1500, 11, p) == Approx(1500.0 / (10 + 20)));
@@ -142,15 +202,6 @@ TEST_CASE("GM rows: a transfer's own rate falls by row_cycles per row after the 
   CHECK(model::cost_of(nd, cfg).gm_rows == 1);
   nd.srcNdMatrixStride = 80;
   CHECK(model::cost_of(nd, cfg).gm_rows == 2);
-  cfg.gm.write.row_cycles = 3;
-  isa::Fixpipe fx;
-  fx.nSize = 16;
-  fx.mSize = 4;
-  fx.srcStride = 16;
-  fx.dstStride = 16;  // rows contiguous in GM: 256 B at 128 B/cycle
-  CHECK(model::cost_of(fx, cfg).occupancy == 2);
-  fx.dstStride = 48;  // 4 runs: 2 + 3 x 3
-  CHECK(model::cost_of(fx, cfg).occupancy == 11);
 }
 
 TEST_CASE("Cube: the head is the cold part of the occupancy, the fixed cost comes on top", "[timing][cube]") {
@@ -162,4 +213,30 @@ TEST_CASE("Cube: the head is the cold part of the occupancy, the fixed cost come
   CHECK(c.extra == 1.5);        // added, in exact time, by the pipe
   cfg.cube.head_cycles = 0;
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).head == 0);
+}
+
+TEST_CASE("aligned_starts counts aligned row starts exactly (against a plain loop)", "[timing][fix]") {
+  for (uint64_t align : {1u, 2u, 32u, 96u, 512u, 4096u})
+    for (uint64_t first : {0u, 1u, 64u, 256u, 511u, 3000u})
+      for (uint64_t step : {0u, 1u, 32u, 64u, 96u, 384u, 512u, 768u, 1000u, 2048u})
+        for (uint64_t count : {0u, 1u, 7u, 128u, 1000u}) {
+          uint64_t want = 0;
+          for (uint64_t j = 0; j < count; ++j) want += (first + j * step) % align == 0;
+          INFO("first " << first << " step " << step << " count " << count << " align " << align);
+          REQUIRE(model::aligned_starts(first, step, count, align) == want);
+        }
+  // ndNum matrices: each starts dstNdStride elements after the last, its rows counted alike.
+  auto cfg = published();
+  isa::Fixpipe fx;
+  fx.nSize = 16;
+  fx.mSize = 3;
+  fx.srcStride = 16;
+  fx.dstStride = 128;  // 512 B apart (int32)
+  fx.ndNum = 2;
+  fx.srcNdStride = 1;
+  fx.dstNdStride = 8;  // the second matrix starts 32 B off
+  const model::GmWriteCost w = model::gm_write_cost(fx, cfg.gm.write);
+  CHECK(w.rows == 6);
+  CHECK(w.unaligned_rows == 3);
+  CHECK(w.weighted_bytes == 6 * 64 + 3 * 64);
 }

@@ -54,7 +54,8 @@ std::vector<uint64_t> kernel_block_runs(const KernelRow& row);
 // The timing-only trace of the row's kernel cut to `blocks` output blocks (0 = all).
 std::string kernel_trace(const KernelRow& row, uint64_t blocks, const std::string& prefix);
 
-// What a kernel run measured: the run's cycles and each pipe's active cycles (kKernelPipeNames order).
+// What a kernel run measured: the run's cycles and each pipe's time as msprof counts it (aic_time_cycles,
+// kKernelPipeNames order).
 struct KernelCycles {
   double task = 0;
   std::array<double, kKernelPipeCount> pipes{};

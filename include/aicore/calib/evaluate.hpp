@@ -24,7 +24,8 @@ struct SimResult {
   bool ok = false;
   std::string message;  // why not (its run's error), when !ok
   uint64_t cycles = 0;
-  std::array<uint64_t, kKernelPipeCount> active{};  // kKernelPipeNames order
+  // Each pipe as msprof counts it (stats.json aic_time_cycles), kKernelPipeNames order.
+  std::array<uint64_t, kKernelPipeCount> active{};
 };
 // Runs every job (in any order, in parallel) and returns their results in job order.
 using Simulator = std::function<std::vector<SimResult>(const std::vector<SimJob>&)>;

@@ -26,7 +26,9 @@ enum class ReportKind : uint8_t {
   ReservedEventId,    // event id 6 or 7, used by the Ascend C framework itself (warning)
   UselessSync,        // a WaitFlag or PipeBarrier whose ordering was never needed (warning)
   PipeSBarrier,       // PipeBarrier<PIPE_S>: a hardware error on real chips (warning)
-  UnitFlagUnchecked,  // a Mmad/Fixpipe hand-off left to unitFlag, which is not modelled (warning)
+  UnitFlagMisuse,     // a unitFlag hand-off of L0C between Mmad and Fixpipe that would hang or skip
+  UnitFlagLeftSet,    // L0C unit flags a Mmad set (unitFlag=3) that no Fixpipe took by the end (warning)
+  TypeConfusion,      // L0C cells read as another type than the Mmad that wrote them left
 };
 const char* to_string(ReportKind k);  // "data race", "uninitialised read", ...
 const char* code_of(ReportKind k);    // "race", "uninit", ... (stable names for JSON and tests)
@@ -51,6 +53,7 @@ struct Fix {
     ViaScalar,  // no direct pair exists: the scalar unit waits (event = SRC_S) before `before_line`
     PipeAll,    // PipeBarrier<PIPE_ALL> between the two lines
     Separate,   // cores cannot synchronise: give them disjoint bytes
+    Edit,       // change a field of an instruction (unitFlag, dtype): `text` says which
   };
   Kind kind = Kind::None;
   isa::EventPair event;

@@ -17,15 +17,26 @@ struct PathTiming {
   uint32_t latency_cycles = 0;   // extra cycles until the data is usable
 };
 
-// A GM path (MTE2 reads, Fixpipe writes): a data path plus how many bytes may be in flight and
-// what a non-contiguous row costs (docs/decisions.md, "GM requests in flight", "ND rows").
+// A GM path (MTE2 reads, Fixpipe writes): a data path plus how many bytes may be in flight
+// (docs/decisions.md, "GM requests in flight").
 struct GmPath : PathTiming {
   // Bytes of this pipe's GM transfers in flight (started, data not yet usable): a transfer
   // starts only when its bytes fit beside them, or when none is in flight. 0 = no limit.
   uint64_t window_bytes = 0;
-  // Extra cycles per row after the first of a transfer whose GM rows are not contiguous
-  // (reads: DataCopyNd2Nz source rows; writes: Fixpipe destination rows).
+};
+
+// MTE2 GM -> L1, and what a non-contiguous source row costs (docs/decisions.md, "ND rows").
+struct GmRead : GmPath {
+  // Extra cycles per row after the first of a DataCopyNd2Nz whose GM source rows are not contiguous.
   double row_cycles = 0;
+};
+
+// FIX L0C -> GM, per byte (model/gm_write.hpp): a destination run (contiguous GM bytes of one
+// Fixpipe) that starts on a multiple of align_bytes writes at bytes_per_cycle; one that does not
+// is split into smaller pieces and costs unaligned_cost times the cycles per byte.
+struct GmWrite : GmPath {
+  uint32_t align_bytes = 1;
+  double unaligned_cost = 1;
 };
 
 struct Buffers {
@@ -36,8 +47,8 @@ struct Buffers {
 };
 
 struct Gm {
-  GmPath read;                        // MTE2 GM -> L1
-  GmPath write;                       // FIX L0C -> GM
+  GmRead read;                        // MTE2 GM -> L1
+  GmWrite write;                      // FIX L0C -> GM
   double shared_bytes_per_cycle = 0;  // GM bandwidth shared by MTE2 reads and FIX writes of this core
 };
 
@@ -57,8 +68,8 @@ struct Cube {
 };
 
 struct Fixpipe {
-  double elements_per_cycle = 0;  // L0C read rate before the GM port (64)
-  uint32_t overhead_cycles = 0;
+  double elements_per_cycle = 0;  // output elements per cycle the engine converts and moves (64)
+  uint32_t overhead_cycles = 0;   // per-instruction head (20)
   uint32_t latency_cycles = 0;
 };
 

@@ -25,8 +25,12 @@ struct GemmShape {
 };
 
 // Requested tile sizes; 0 = let the planner choose. Any non-zero entry forces the tiled form.
+// l1_full: copy all of A and B (and the indexes) into L1 once, as the Ascend Matmul "full load"
+// tilings do when they fit, and feed every tile's L0A/L0B from there: each GM byte is read once,
+// in three copies at most, instead of once per tile.
 struct TileRequest {
   uint32_t m = 0, n = 0, k = 0;
+  bool l1_full = false;
 };
 
 struct Plan {
@@ -35,6 +39,7 @@ struct Plan {
   uint32_t m_tiles = 0, n_tiles = 0, k_chunks = 0;
   bool double_buffered = false;             // > 1 k-step: L1 and L0A/L0B split into ping/pong halves
   bool l0c_double = false;                  // > 1 output tile: L0C split into ping/pong halves
+  bool l1_full = false;                     // A, B (and idx) whole in L1 at l1_a/l1_b/l1_idx, copied once
   uint64_t l1_a = 0, l1_b = 0, l1_idx = 0;  // area offsets inside one L1 slot
   uint64_t l1_slot = 0, l0a_slot = 0, l0b_slot = 0, l0c_slot = 0;  // distance between ping and pong
 
@@ -67,7 +72,8 @@ struct Emitted {
 //   M_FIX     q  L0C slot q final          FIX_M     q  L0C slot q free (set after Fixpipe)
 // The "free" flags are pre-set once at the start and waited once at the end, so every
 // SetFlag meets exactly one WaitFlag and no flag is set twice. They are omitted when the
-// resource is used only once (single tile: forward flags only). A k-chunk accumulating into a
+// resource is used only once (single tile: forward flags only; L1 with l1_full: one MTE2_MTE1
+// flag once every copy is done). A k-chunk accumulating into a
 // tile of (m/16)*(n/16) <= 10 fractals is preceded by PipeBarrier<PIPE_M>: the Cube orders
 // accumulation into the same L0C cells by itself only for larger tiles.
 std::vector<Emitted> emit_program(const Plan& p);

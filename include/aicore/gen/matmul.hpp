@@ -5,14 +5,18 @@
 // GM tensors, in declaration order:
 //   a  A, M x K, row-major (ND)
 //   b  B, K x N row-major (ND), or B transposed: N x K row-major ("nt", ND-transposed)
-//   c  C, M x N fp32 row-major (Fixpipe writes the L0C cells as they are; no fp16 conversion)
+//   c  C, M x N row-major in the output type: half/bf16 (Fixpipe converts the fp32 L0C cells,
+//      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
 // Per output block (m-blocks outer, n-blocks inner) and K step of base_k:
 //   MTE2  DataCopyNd2Nz of the A tile and of the B tile into an L1 slot (ND -> NZ)
-//   MTE1  LoadData of A into an L0A slot (NZ -> Zz) and of B into an L0B slot (nt: as it is, one
-//         LoadData; nd: each 16 x 16 fractal transposed)
+//   MTE1  LoadData3DV2 of A into an L0A slot (NZ -> Zz: one instruction, as the Matmul API loads A
+//         on 2201) and LoadData of B into an L0B slot (nt: as it is, one LoadData; nd: each 16 x 16
+//         fractal transposed)
 //   M     one Mmad accumulating in L0C over the K steps (cmatrixInitVal on the first)
 // and per block one Fixpipe L0C -> GM. L1 and L0A/L0B are double-buffered (or single, on request);
-// L0C is double-buffered when two blocks fit in it.
+// L0C is double-buffered when two blocks fit in it. With unit_flag (the Matmul NORM template's
+// default) the Cube hands L0C to Fixpipe by unitFlag (2 on the accumulating K steps, 3 on the
+// last; Fixpipe 3) instead of M_FIX / FIX_M flags.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -29,12 +33,14 @@ struct MatmulShape {
   uint32_t M = 0, K = 0, N = 0;
   isa::DType dtype = isa::DType::Half;  // Half or BF16
   BLayout b_layout = BLayout::NT;
+  isa::DType c_dtype = isa::DType::Half;  // C in GM: Half, BF16 or Float
 };
 
 struct MatmulOptions {
   uint32_t base_m = 128, base_n = 256, base_k = 64;
   uint32_t l1_buffers = 2, l0_buffers = 2;  // 1 or 2 slots each
   uint64_t blocks = 0;                      // emit only the first `blocks` output blocks (0 = all)
+  bool unit_flag = true;                    // L0C to Fixpipe by unitFlag, not M_FIX / FIX_M flags
 };
 
 struct MatmulPlan {
@@ -63,7 +69,7 @@ uint64_t matmul_bytes_c(const MatmulPlan& p);
 //   MTE1_M    s  L0A/L0B slot s filled      M_MTE1    s  L0A/L0B slot s free (set after the Mmad)
 //   M_FIX     q  L0C slot q final           FIX_M     q  L0C slot q free (set after the Fixpipe)
 // The "free" flags are pre-set once at the start and waited once at the end, so every SetFlag
-// meets exactly one WaitFlag.
+// meets exactly one WaitFlag. With unit_flag there are no M_FIX / FIX_M flags at all.
 std::vector<Emitted> emit_matmul(const MatmulPlan& p);
 
 // The v1 trace text: `header` lines as comments, the GM declarations (with data: a.bin, b.bin
@@ -76,8 +82,11 @@ std::string render_matmul_trace(const MatmulPlan& p, const std::vector<Emitted>&
 // Data of a case: A and B as raw 16-bit elements (half or bf16 bits) in the GM layouts above.
 struct MatmulData {
   std::vector<uint16_t> a, b;
-  std::vector<float> golden;  // M x N row-major, from a plain double-precision loop
+  std::vector<float> golden;  // M x N row-major, from a plain double-precision loop, in fp32
 };
+// The golden as C's bytes in GM: fp32, or each value rounded to nearest even to half/bf16 (the
+// matmul's sums are far inside both ranges).
+std::vector<uint8_t> matmul_golden_bytes(const MatmulPlan& p, const MatmulData& d);
 
 // `exact`: every element is a multiple of 1/8 in [-1, 1], so every fp32 sum of products is exact
 // in any order and the golden is bit-exact; otherwise uniform values in [-1, 1) rounded to the type.

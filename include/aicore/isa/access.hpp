@@ -73,6 +73,10 @@ class AccessList {
 // from the hull alone that it needs nothing more (a tensor nothing writes) skips enumerating
 // one range per row.
 void exact_accesses(const Op& op, AccessList& out, bool gm_reads = true);
+
+// The L0C unit-flag granules (kUnitFlagBytes each) a Mmad writes or a Fixpipe reads, ascending,
+// without repeats; empty for other ops and no-ops. Call only on an op that passed check_fields().
+std::vector<uint32_t> unit_flag_granules(const Op& op);
 constexpr uint64_t kMaxExactRanges = uint64_t{1} << 20;
 
 }  // namespace aicore::isa

@@ -3,6 +3,7 @@
 // meaning in semantics/.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <variant>
 
 #include "aicore/common/source_files.hpp"
@@ -42,11 +43,30 @@ struct LoadDataWithSparse {  // MTE1, L1 -> L0B (weights) + index buffer (indexe
   uint8_t sid = 0, addrMode = 0;
 };
 
+// unitFlag of Mmad and Fixpipe (MmadParams / FixpipeParamsV220): 0 off; 2 on, the unit flags of
+// the L0C cells stay as they are after the instruction; 3 on, they flip (a Mmad hands its cells to
+// Fixpipe, a Fixpipe hands them back). docs/semantics.md, "unitFlag".
+constexpr uint8_t kUnitFlagKeep = 2, kUnitFlagFlip = 3;
+// The L0C granule a unit flag covers: one flag per 512-byte block (Ascend C SetFixPipeConfig docs).
+constexpr uint32_t kUnitFlagBytes = 512;
+
+// MTE1, L1 (NC1HWC0) -> L0A (Zz): Ascend C LoadData with LoadData3DParamsV2 (img2col), the way
+// the Matmul API loads A on arch 2201. Modelled for what a matmul uses: a 1 x 1 filter, stride 1,
+// no dilation or padding, so the img2col matrix is the feature map itself (positions x channels).
+// Positions and channels are in elements; starts and extents whole fractals (docs/semantics.md §4).
+struct LoadData3DV2 {
+  Addr dst, src;
+  DType dtype = DType::Int8;
+  uint16_t l1H = 0, l1W = 0, channelSize = 0;  // the feature map: l1H x l1W positions, channelSize channels
+  uint16_t kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
+  uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationFilterW = 1, dilationFilterH = 1;
+};
+
 struct MmadCommon {
   Addr dst, fm, filter;
   uint16_t m = 0, n = 0, k = 0;
   bool cmatrixInitVal = true, cmatrixSource = false, isBias = false;
-  uint8_t unitFlag = 0;
+  uint8_t unitFlag = 0;  // 0, 2 (accumulating steps) or 3 (the last step: hands C to Fixpipe)
   // C is overwritten unless the instruction asks to accumulate (docs/semantics.md §6).
   bool accumulates() const { return isBias || !cmatrixInitVal; }
 };
@@ -55,14 +75,24 @@ struct Mmad : MmadCommon {  // M pipe, dense
 };
 struct MmadWithSparse : MmadCommon {};  // M pipe, int8 4:2 sparse; k = original K
 
-struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND)
+struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND), converting on the way (quantPre)
   Addr dst, src;
-  DType dtype = DType::Int32;  // L0C cell type, copied as is
+  DType dtype = DType::Int32;  // L0C cell type: int32 (int8 Mmad) or float (half/bf16 Mmad)
   uint16_t nSize = 0, mSize = 0, srcStride = 0;
   uint32_t dstStride = 0;
+  QuantMode quantPre = QuantMode::NoQuant;
+  uint64_t deqScalar = 0;  // scalar modes: scale, offset and sign bits (docs/semantics.md)
   uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
   bool reluEn = false;
+  uint8_t unitFlag = 0;  // 0 or 3 (waits for the cells a Mmad with unitFlag=3 hands over); 2 keeps them
 };
+// What a Fixpipe writes to GM: the element type and size its quantPre (and, for the int8 modes,
+// the sign bit of deqScalar) make of the L0C cells. uint8 results are reported as int8 bytes.
+DType output_dtype(const Fixpipe& f);
+bool output_unsigned(const Fixpipe& f);  // REQ8 / QF322B8_PRE with the sign bit clear: uint8
+uint32_t output_size(const Fixpipe& f);
+// The L0C cell type a quantPre mode converts from; nullopt for NoQuant (any, as dtype says).
+std::optional<DType> quant_source(QuantMode q);
 
 struct EventPair {
   Pipe src = Pipe::S, dst = Pipe::S;
@@ -84,7 +114,7 @@ struct PipeBarrier {
 };
 
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
-                        SetFlag, WaitFlag, PipeBarrier>;
+                        SetFlag, WaitFlag, PipeBarrier, LoadData3DV2>;
 
 // An instruction as a source yields it: the operation plus where it came from.
 struct Instruction {

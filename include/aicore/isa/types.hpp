@@ -33,6 +33,13 @@ const char* to_string(DType t);
 std::optional<DType> dtype_from_string(const std::string& s);  // "int8", "half", "bf16", "int32", "float"
 uint32_t size_of(DType t);
 
+// Fixpipe's on-the-fly conversion (FixpipeParamsV220::quantPre, Ascend C QuantMode_t), the modes
+// modelled (docs/semantics.md, Fixpipe): a cast, or a scalar (de/re)quantisation by deqScalar. The
+// per-channel modes (VDEQF16, VQF322B8_PRE, VREQ8) read a quantisation tensor from L1 and are not.
+enum class QuantMode : uint8_t { NoQuant, F322F16, F322BF16, DEQF16, QF322B8_PRE, REQ8 };
+const char* to_string(QuantMode q);
+std::optional<QuantMode> quant_mode_from_string(std::string_view s);
+
 // An operand address. For GM, `tensor` is the index of the `.gm` declaration and
 // `offset` is the byte offset inside it; for on-chip spaces `tensor` is unused.
 struct Addr {

@@ -17,6 +17,7 @@
 #include "aicore/model/issue_unit.hpp"
 #include "aicore/model/source.hpp"
 #include "aicore/model/sync_unit.hpp"
+#include "aicore/model/unit_flags.hpp"
 
 namespace aicore::model {
 
@@ -25,6 +26,10 @@ struct PipeSummary {
   // Cycles in which one of the pipe's data instructions had started and its result was not yet
   // usable (latency included): what a profiler's per-pipe time counts (S: its busy cycles).
   uint64_t active_cycles = 0;
+  // What msprof's aic_*_time counts (Engine::aic_time_cycles): active cycles plus the cycles a
+  // data instruction held the pipe waiting to start, e.g. a Fixpipe under unitFlag waiting for
+  // its Mmad (S: its busy cycles).
+  uint64_t aic_time_cycles = 0;
 };
 
 struct MemorySummary {
@@ -66,6 +71,7 @@ class Core : public sc_core::sc_module {
 
   CoreContext ctx_;
   SyncUnit sync_;
+  UnitFlags unit_;
   std::unique_ptr<Buffer> l1_, l0a_, l0b_, l0c_, idx_;
   std::unique_ptr<Engine> mte2_, mte1_, cube_, fix_, mte3_;
   std::unique_ptr<IssueUnit> issue_;

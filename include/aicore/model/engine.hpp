@@ -41,6 +41,7 @@
 #include "aicore/model/gm_port.hpp"
 #include "aicore/model/sync_unit.hpp"
 #include "aicore/model/timing.hpp"
+#include "aicore/model/unit_flags.hpp"
 
 namespace aicore::model {
 
@@ -59,6 +60,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // `issuer` feeds its queue.
   void connect(Buffer& b, bool reads, bool writes);
   void connect(GmPort& gm) { gm_ = &gm; }
+  void connect(UnitFlags& u) { unit_ = &u; }
   void set_issuer(const TimeSource* issuer) { issuer_ = issuer; }
   // The thread of each pipe of this core (the issue unit for S): whose SetFlag a WaitFlag waits for.
   void set_peers(const std::array<const TimeSource*, isa::kPipeCount>& peers) { peers_ = peers; }
@@ -84,6 +86,11 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // Cycles in which a data instruction of this pipe had started and its result was not yet
   // usable (the union of [start, end) of its data instructions, latency included).
   uint64_t active_cycles() const { return active_cycles_; }
+  // What msprof counts as the pipe's time (aic_*_time): the active cycles plus those in which a
+  // data instruction already held the pipe but waited to start (for unit flags, for a port or
+  // the GM request window): the union of [start - wait before start, end). Sync instructions
+  // (WaitFlag, PipeBarrier) are not counted.
+  uint64_t aic_time_cycles() const { return aic_cycles_; }
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t instructions() const { return instructions_; }
   uint64_t local_time() const { return local_; }
@@ -101,6 +108,9 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // free; returns that cycle. A port another pipe shares is asked in time order: this pipe
   // catches up with SystemC time first, unless no sharer can still ask for a cycle before t.
   uint64_t book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycles);
+  // The earliest start the unit flags allow (unit_flags.hpp): blocks until every producer the
+  // instruction waits for has run. 0 when it waits for none.
+  uint64_t unit_flag_start(const QueueEntry& e, const Cost& c, uint64_t& from);
   // Waits until SystemC time reaches this pipe's phase of `cycle` (counts a late arrival).
   void catch_up(uint64_t cycle);
   // Runs the GM part of a data instruction from `start`; returns when its last byte is through.
@@ -109,6 +119,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t window_start(uint64_t t, uint64_t bytes);
   void record(InstrRecord& r);
   void count_active(uint64_t start, uint64_t end);
+  void count_aic(uint64_t from, uint64_t end);
 
   isa::Pipe pipe_;
   uint32_t depth_;
@@ -122,6 +133,10 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint32_t waiters_ = 0;  // threads blocked in start_of / drain
   std::array<Buffer*, isa::kSpaceCount> buffers_{};
   GmPort* gm_ = nullptr;
+  UnitFlags* unit_ = nullptr;
+  // Blocked until a unit-flag producer of this pipe has run (see horizon()): S = not blocked.
+  isa::Pipe waiting_unit_ = isa::Pipe::S;
+  uint64_t waiting_unit_for_ = 0;  // that producer's instruction index, for deadlock reports
   const TimeSource* issuer_ = nullptr;
   std::array<const TimeSource*, isa::kPipeCount> peers_{};
   const isa::Instruction* current_ = nullptr;
@@ -145,6 +160,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   std::deque<std::pair<uint64_t, uint64_t>> in_flight_gm_;  // (end cycle, bytes) of GM transfers
   uint64_t in_flight_bytes_ = 0;
   uint64_t active_cycles_ = 0, active_until_ = 0;
+  uint64_t aic_cycles_ = 0, aic_until_ = 0;
 };
 
 }  // namespace aicore::model

@@ -20,7 +20,7 @@ namespace aicore::model {
 class IssueUnit : public sc_core::sc_module, public TimeSource {
  public:
   IssueUnit(sc_core::sc_module_name name, CoreContext& ctx, SyncUnit& sync, InstructionSource& source,
-            TensorRegistry& gm, std::array<Engine*, isa::kPipeCount> engines);
+            TensorRegistry& gm, std::array<Engine*, isa::kPipeCount> engines, UnitFlags& unit);
 
   // Before the simulation starts: reads the source up to its first instruction, so that every
   // core's leading GM declarations are made before any core runs. False on bad input
@@ -48,6 +48,7 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   InstructionSource& source_;
   TensorRegistry& gm_;
   std::array<Engine*, isa::kPipeCount> engines_;
+  UnitFlags& unit_;                         // told every instruction in program order: who hands L0C to whom
   std::optional<isa::Instruction> primed_;  // the first instruction, read by prime()
   bool primed_done_ = false;
   // Per flag: the SetFlag not yet matched by a WaitFlag in program order.

@@ -17,7 +17,7 @@
 namespace aicore::model {
 
 // Why an instruction started later than it could have.
-enum class WaitCause : uint8_t { None, QueueFull, Flag, Barrier, Port };
+enum class WaitCause : uint8_t { None, QueueFull, Flag, Barrier, Port, UnitFlag };
 const char* to_string(WaitCause c);
 
 // One executed instruction. Cycles count from 0 at the start of the run.
@@ -36,7 +36,13 @@ struct InstrRecord {
   // other transfers): stall, not busy, time. Counted in wait_cycles too (cause Port).
   uint64_t port_stall_cycles = 0;
   uint64_t queue_wait_cycles = 0;  // cycles the scalar unit stalled on a full queue before issuing it
-  uint8_t flag_id = 0;             // for Flag waits
+  // Cycles of wait_cycles spent waiting, at the L0C granule, for the unit flags of another
+  // instruction (cause UnitFlag; a port wait after it may follow): a Fixpipe with unitFlag waiting
+  // for its Mmad, or a Mmad for the Fixpipe still reading its cells. `unit_flag_from` names the
+  // instruction waited for last (its index in the core's program).
+  uint64_t unit_flag_cycles = 0;
+  uint64_t unit_flag_from = 0;
+  uint8_t flag_id = 0;  // for Flag waits
 };
 
 // A flag became set (a SetFlag fired) or was consumed (a WaitFlag released).

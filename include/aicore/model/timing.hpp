@@ -22,7 +22,7 @@ struct Cost {
   uint64_t fixed = 0;
   uint64_t gm_bytes = 0;
   double gm_rate = 0;    // 0: no GM transfer
-  uint64_t gm_rows = 0;  // contiguous GM runs of the transfer (a plain copy: 1)
+  uint64_t gm_rows = 0;  // GM runs of the transfer (a plain copy: 1; a Fixpipe: its destination rows)
   // Cube only. `head` cycles of the occupancy are the cold-start head, which the M pipe hides
   // when Mmads follow each other; `extra` (cube.fixed_cycles, fractional) is added by the pipe
   // on top of the occupancy (engine.hpp). An isolated Mmad costs occupancy + extra.
@@ -35,7 +35,7 @@ uint64_t transfer_cycles(uint64_t bytes, const config::PathTiming& path);
 
 // The own rate (B/cycle) of a GM transfer of `bytes` in `rows` contiguous GM runs:
 // bytes / (bytes / bytes_per_cycle + (rows - 1) * row_cycles). One run: bytes_per_cycle.
-double gm_row_rate(uint64_t bytes, uint64_t rows, const config::GmPath& path);
+double gm_row_rate(uint64_t bytes, uint64_t rows, const config::GmRead& path);
 
 Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg);
 // Same, with the bytes the op moves already known (isa::bytes_moved).

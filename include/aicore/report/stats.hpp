@@ -26,7 +26,7 @@ class StatsCollector : public model::Observer {
   void on_instruction(const model::InstrRecord& r) override;
 
   struct PipeWaits {
-    uint64_t flag = 0, barrier = 0, port = 0, queue_full = 0;
+    uint64_t flag = 0, barrier = 0, port = 0, unit_flag = 0, queue_full = 0;
   };
   // What one core (or, summed, the chip) did, beyond the model's own counters.
   struct Figures {

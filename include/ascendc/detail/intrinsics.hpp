@@ -232,32 +232,70 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const L
 
 // ---- Fixpipe: L0C -> GM ---------------------------------------------------------------------------
 
+namespace detail {
+
+// quantPre as the simulator's mode, and whether dst's element type T is what it writes.
+template <typename T>
+aicore::isa::QuantMode quant_mode(QuantMode_t q, CallSite site, const char* api) {
+  using aicore::isa::QuantMode;
+  const auto want = [&](bool ok, const char* type) {
+    if (!ok) aicore::frontend::fail(site, api, std::string("this quantPre writes ") + type + " to dst");
+  };
+  switch (q) {
+    case QuantMode_t::NoQuant:
+      return QuantMode::NoQuant;
+    case QuantMode_t::F322F16:
+      want(std::is_same<T, half>::value, "half");
+      return QuantMode::F322F16;
+    case QuantMode_t::F322BF16:
+      want(std::is_same<T, bfloat16_t>::value, "bfloat16_t");
+      return QuantMode::F322BF16;
+    case QuantMode_t::DEQF16:
+      want(std::is_same<T, half>::value, "half");
+      return QuantMode::DEQF16;
+    case QuantMode_t::QF322B8_PRE:
+      want(sizeof(T) == 1, "int8_t or uint8_t");
+      return QuantMode::QF322B8_PRE;
+    case QuantMode_t::REQ8:
+      want(sizeof(T) == 1, "int8_t or uint8_t");
+      return QuantMode::REQ8;
+    default:
+      aicore::frontend::fail(
+          site, api,
+          "per-channel quantPre (VDEQF16, VQF322B8_PRE, VREQ8, with a quantisation tensor in "
+          "L1) is not supported yet; the scalar modes are");
+  }
+}
+
+}  // namespace detail
+
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& params,
              CallSite site = CallSite::here()) {
   static_assert(
       config.format == CO2Layout::ROW_MAJOR,
       "Fixpipe with CFG_NZ or CFG_COLUMN_MAJOR is not supported yet by aicore-sim (CFG_ROW_MAJOR is)");
-  static_assert(
-      std::is_same<T, U>::value && (std::is_same<T, int32_t>::value || std::is_same<T, float>::value),
-      "Fixpipe: aicore-sim writes int32_t or float cells as they are (dst and src of one type); "
-      "conversions such as F322F16 or int8 requantisation are not supported yet");
+  static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
+                "Fixpipe: the L0C source holds int32_t or float cells");
   const char* api = "Fixpipe";
-  if (params.quantPre != QuantMode_t::NoQuant)
-    aicore::frontend::fail(site, api, "quantPre other than NoQuant is not supported yet");
   if (params.isChannelSplit) aicore::frontend::fail(site, api, "isChannelSplit is not supported yet");
   aicore::isa::Fixpipe op;
+  op.quantPre = detail::quant_mode<T>(params.quantPre, site, api);
+  if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
+    aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
   op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
   op.dst = detail::gm_operand(dst, site, api);
-  op.dtype = std::is_same<T, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
+  op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
   op.nSize = params.nSize;
   op.mSize = params.mSize;
   op.srcStride = params.srcStride;
   op.dstStride = params.dstStride;
+  op.deqScalar = params.deqScalar;
   op.ndNum = params.ndNum;
   op.srcNdStride = params.srcNdStride;
   op.dstNdStride = params.dstNdStride;
   op.reluEn = params.reluEn;
+  op.unitFlag = params.unitFlag;
   // The library drains the FIX pipe before every L0C -> GM copy.
   aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api);
   aicore::frontend::issue(op, site, api);

@@ -17,7 +17,7 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   LoadData(l0a, l1, LoadData3DParamsV2<half>{});
   DataCopy(gh, l1, DataCopyParams{});
   Fixpipe<float, float, CFG_NZ>(gf, c, FixpipeParamsV220{});
-  Fixpipe(gh, c, FixpipeParamsV220{});
+  Fixpipe(gh, l0a, FixpipeParamsV220{});
   Mmad(c, f0a, f0b, MmadParams{});
   PipeBarrier<PIPE_V>();
   SetFlag<HardEvent::M_V>(0);
