@@ -14,7 +14,7 @@ namespace {
 static_assert(sizeof(isa::DataCopy) == 40 && sizeof(isa::DataCopyNd2Nz) == 56 &&
                   sizeof(isa::LoadData) == 48 && sizeof(isa::LoadDataWithSparse) == 64 &&
                   sizeof(isa::Mmad) == 64 && sizeof(isa::MmadWithSparse) == 64 &&
-                  sizeof(isa::Fixpipe) == 64 && sizeof(isa::LoadData3DV2) == 56 && sizeof(isa::Addr) == 16,
+                  sizeof(isa::Fixpipe) == 64 && sizeof(isa::Addr) == 16,
               "an isa op changed: update fields() in footprint_cache.cpp");
 
 #define AICORE_ADDR(a) a.space, a.tensor, a.offset
@@ -32,11 +32,6 @@ auto fields(const isa::LoadData& o) {
 auto fields(const isa::LoadDataWithSparse& o) {
   return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), AICORE_ADDR(o.idx), o.startIndex, o.repeatTimes,
                   o.srcStride, o.dstGap, o.ifTranspose, o.sid, o.addrMode);
-}
-auto fields(const isa::LoadData3DV2& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), o.dtype, o.l1H, o.l1W, o.channelSize, o.kExtension,
-                  o.mExtension, o.kStartPt, o.mStartPt, o.strideW, o.strideH, o.filterW, o.filterH, o.dilationFilterW,
-                  o.dilationFilterH);
 }
 auto common(const isa::MmadCommon& o) {
   return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.fm), AICORE_ADDR(o.filter), o.m, o.n, o.k,

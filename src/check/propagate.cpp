@@ -1,4 +1,4 @@
-// Undefined bytes through copies: a LoadData (LoadData3DV2, LoadDataWithSparse) moving bytes nothing wrote
+// Undefined bytes through copies: a LoadData (or LoadDataWithSparse) moving bytes nothing wrote
 // (fractal padding, say) is harmless; the destination bytes stay undefined, so only a read that
 // uses them (the Cube, a Fixpipe) is reported, naming the copy.
 #include <algorithm>
@@ -80,16 +80,6 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
         shift_into(undefined_[0], s, isa::kFractalBytes, d, out);
     }
     mark(ld->dst.space);
-    return;
-  }
-  if (const auto* l3 = std::get_if<isa::LoadData3DV2>(&op)) {  // fractal by fractal, as sem::load_data_3d
-    const uint64_t c0 = 32 / isa::size_of(l3->dtype), positions = uint64_t{l3->l1H} * l3->l1W;
-    const uint64_t m1n = l3->mExtension / 16u, k1n = l3->kExtension / c0;
-    for (uint64_t i = 0; i < m1n; ++i)
-      for (uint64_t j = 0; j < k1n; ++j)
-        shift_into(undefined_[0], l3->src.offset + ((l3->kStartPt / c0 + j) * positions + l3->mStartPt + 16 * i) * 32,
-                   isa::kFractalBytes, l3->dst.offset + (i * k1n + j) * isa::kFractalBytes, out);
-    mark(isa::Space::L0A);
     return;
   }
   const auto& ls = std::get<isa::LoadDataWithSparse>(op);

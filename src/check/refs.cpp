@@ -5,7 +5,7 @@ namespace aicore::check {
 namespace {
 constexpr const char* kOpNames[] = {"DataCopy", "DataCopyNd2Nz",  "LoadData", "LoadDataWithSparse",
                                     "Mmad",     "MmadWithSparse", "Fixpipe",  "SetFlag",
-                                    "WaitFlag", "PipeBarrier",    "LoadData3DV2"};
+                                    "WaitFlag", "PipeBarrier"};
 static_assert(sizeof(kOpNames) / sizeof(kOpNames[0]) == std::variant_size_v<isa::Op>, "one name per op");
 }  // namespace
 

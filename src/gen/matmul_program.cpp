@@ -134,22 +134,18 @@ class Builder {
   // MTE1: L1 NZ -> L0A Zz, and B -> L0B Zn.
   void load(const Step& st) {
     const uint64_t l1 = st.l1 * p_.l1_slot, l0a = st.l0 * p_.l0a_slot, l0b = st.l0 * p_.l0b_slot;
-    const uint64_t k1 = st.kr / 16, n1 = st.nr / 16;
+    const uint64_t m1 = st.mr / 16, k1 = st.kr / 16, n1 = st.nr / 16;
     wait(Pipe::MTE2, Pipe::MTE1, st.l1);
     wait(Pipe::M, Pipe::MTE1, st.l0);
-    // A: the NZ tile in L1 (column blocks of mr rows) is a feature map of 1 x mr positions and kr
-    // channels: one LoadData3DV2 (img2col with a 1 x 1 filter) writes it to L0A as Zz, as the Matmul
-    // API does on 2201 (one A load per K step).
-    isa::LoadData3DV2 a;
-    a.dst = on(Space::L0A, l0a);
-    a.src = on(Space::L1, l1);
-    a.dtype = s_.dtype;
-    a.l1H = 1;
-    a.l1W = u16(st.mr);
-    a.channelSize = u16(st.kr);
-    a.kExtension = u16(st.kr);
-    a.mExtension = u16(st.mr);
-    op(a);
+    // A: L1 fractal (k, m) is at k * m1 + m, L0A wants (m, k) at m * k1 + k: one LoadData per
+    // fractal column k (repeat m1, one destination fractal in every k1), or per fractal row m.
+    if (k1 <= m1) {
+      for (uint64_t k = 0; k < k1; ++k)
+        op(load_data(Space::L0A, l0a + k * 512, l1, k * m1, m1, 1, k1 - 1, false));
+    } else {
+      for (uint64_t m = 0; m < m1; ++m)
+        op(load_data(Space::L0A, l0a + m * k1 * 512, l1, m, k1, m1, 0, false));
+    }
     if (s_.b_layout == BLayout::NT) {
       // B^T in NZ is B in Zn fractal for fractal: one contiguous run, 255 fractals at most.
       const uint64_t frac = k1 * n1;

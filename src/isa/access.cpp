@@ -151,20 +151,6 @@ struct Exact {
     out.seal();
   }
 
-  void operator()(const LoadData3DV2& o) {
-    if (o.kExtension == 0 || o.mExtension == 0) return;
-    const uint64_t c0 = 32 / size_of(o.dtype), positions = uint64_t{o.l1H} * o.l1W;
-    out.open("src", Space::L1, 0, false);  // each channel block: mExtension positions of 32 bytes
-    for (uint64_t c = o.kStartPt / c0; c < (o.kStartPt + o.kExtension) / c0; ++c) {
-      const uint64_t lo = o.src.offset + (c * positions + o.mStartPt) * 32;
-      out.append(lo, lo + uint64_t{o.mExtension} * 32);
-    }
-    out.seal();
-    out.open("dst", Space::L0A, 0, true);
-    out.append(o.dst.offset, o.dst.offset + uint64_t{o.mExtension} * o.kExtension * size_of(o.dtype));
-    out.seal();
-  }
-
   // A in L0A (Zz): fractal (m1, k1) at (m1 * K1 + k1) * 512, row = m % 16, bytes of k < K.
   void zz(const MmadCommon& o, uint64_t k_bytes) {
     const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);

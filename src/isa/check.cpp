@@ -72,32 +72,6 @@ struct FieldCheck {
            "LoadDataWithSparse uses only startIndex and repeatTimes: srcStride, dstGap, ifTranspose, sid and "
            "addrMode must be 0");
   }
-  void operator()(const LoadData3DV2& o) const {
-    need_space("dst", o.dst, Space::L0A);
-    need_space("src", o.src, Space::L1);
-    need_align("dst", o.dst, kFractalBytes);
-    need_align("src", o.src, 32);
-    if (!(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16))
-      fail(FaultKind::InvalidField,
-           std::string("LoadData3DV2 dtype must be int8, half or bf16, not ") + to_string(o.dtype));
-    if (!(o.strideW == 1 && o.strideH == 1 && o.filterW == 1 && o.filterH == 1 && o.dilationFilterW == 1 &&
-          o.dilationFilterH == 1))
-      fail(FaultKind::Unsupported,
-           "LoadData3DV2 is modelled for a 1 x 1 filter with stride 1 and no dilation (the matmul use) only");
-    const uint32_t c0 = 32 / size_of(o.dtype);  // channels per 32-byte block
-    const uint64_t positions = uint64_t{o.l1H} * o.l1W;
-    if (!(o.channelSize % c0 == 0 && o.kStartPt % c0 == 0 && o.kExtension % c0 == 0 && o.mStartPt % 16 == 0 &&
-          o.mExtension % 16 == 0))
-      fail(FaultKind::Unsupported, "LoadData3DV2: channelSize, kStartPt and kExtension must be multiples of " +
-                                       std::to_string(c0) +
-                                       " and mStartPt, mExtension multiples of 16 (whole fractals) here");
-    if (!(uint64_t{o.kStartPt} + o.kExtension <= o.channelSize && uint64_t{o.mStartPt} + o.mExtension <= positions))
-      fail(FaultKind::InvalidField, "LoadData3DV2 reads beyond its feature map: kStartPt + kExtension = " +
-                                        std::to_string(o.kStartPt + o.kExtension) + " of channelSize " +
-                                        std::to_string(o.channelSize) + ", mStartPt + mExtension = " +
-                                        std::to_string(o.mStartPt + o.mExtension) + " of l1H x l1W = " +
-                                        std::to_string(positions) + " (padding is not modelled)");
-  }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
     need_space("dst", o.dst, Space::L0C);
     need_space("fm", o.fm, Space::L0A);
@@ -222,16 +196,6 @@ struct FootprintOf {
     fp.add(Space::L0B, 0, o.dst.offset, o.dst.offset + r * kFractalBytes, true);
     fp.add(Space::SparseIndex, 0, o.dst.offset / 4, o.dst.offset / 4 + r * kIndexFractalBytes, true);
   }
-  void operator()(const LoadData3DV2& o) {
-    if (o.kExtension == 0 || o.mExtension == 0) return;
-    // Channel block c of position p is 32 bytes at ((c * l1H * l1W) + p) * 32 (NC1HWC0).
-    const uint64_t c0 = 32 / size_of(o.dtype), positions = uint64_t{o.l1H} * o.l1W;
-    const uint64_t c_first = o.kStartPt / c0, c_last = c_first + o.kExtension / c0 - 1;
-    fp.add(Space::L1, 0, o.src.offset + (c_first * positions + o.mStartPt) * 32,
-           o.src.offset + (c_last * positions + o.mStartPt + o.mExtension) * 32, false);
-    fp.add(Space::L0A, 0, o.dst.offset, o.dst.offset + uint64_t{o.mExtension} * o.kExtension * size_of(o.dtype),
-           true);
-  }
   void mmad(const MmadCommon& o, uint64_t fm_fractals, uint64_t filter_fractals, bool sparse) {
     const uint64_t m1 = ceil_div(o.m, 16), n1 = ceil_div(o.n, 16);
     fp.add(Space::L0A, 0, o.fm.offset, o.fm.offset + fm_fractals * kFractalBytes, false);
@@ -303,8 +267,6 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
     return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
-  if (const auto* l = std::get_if<LoadData3DV2>(&op))
-    return uint64_t{l->mExtension} * l->kExtension * size_of(l->dtype);
   return 0;  // Mmad, MmadWithSparse, sync
 }
 

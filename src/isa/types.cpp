@@ -175,7 +175,6 @@ struct MnemonicOf {
   const char* operator()(const DataCopyNd2Nz&) const { return "DataCopyNd2Nz"; }
   const char* operator()(const LoadData&) const { return "LoadData"; }
   const char* operator()(const LoadDataWithSparse&) const { return "LoadDataWithSparse"; }
-  const char* operator()(const LoadData3DV2&) const { return "LoadData3DV2"; }
   const char* operator()(const Mmad&) const { return "Mmad"; }
   const char* operator()(const MmadWithSparse&) const { return "MmadWithSparse"; }
   const char* operator()(const Fixpipe&) const { return "Fixpipe"; }
@@ -188,7 +187,6 @@ struct PipeOf {
   Pipe operator()(const DataCopyNd2Nz&) const { return Pipe::MTE2; }
   Pipe operator()(const LoadData&) const { return Pipe::MTE1; }
   Pipe operator()(const LoadDataWithSparse&) const { return Pipe::MTE1; }
-  Pipe operator()(const LoadData3DV2&) const { return Pipe::MTE1; }
   Pipe operator()(const Mmad&) const { return Pipe::M; }
   Pipe operator()(const MmadWithSparse&) const { return Pipe::M; }
   Pipe operator()(const Fixpipe&) const { return Pipe::FIX; }

@@ -74,7 +74,6 @@ struct CostOf {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
   Cost operator()(const isa::LoadDataWithSparse&) const { return path(moved, cfg.mte1.sparse); }
-  Cost operator()(const isa::LoadData3DV2&) const { return path(moved, cfg.mte1.to_l0a); }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
     c.occupancy = c.head = cfg.cube.head_cycles;

@@ -67,22 +67,6 @@ void load_data(const isa::LoadData& op, const MemoryView& mem) {
   }
 }
 
-void load_data_3d(const isa::LoadData3DV2& op, const MemoryView& mem) {
-  isa::check(op, mem.limits());
-  if (op.kExtension == 0 || op.mExtension == 0) return;
-  // 1 x 1 filter, stride 1: row p of the img2col matrix is position p, its channels those of the
-  // feature map. Zz fractal (i, j) holds positions mStartPt + 16 i.. of channel block j: 16
-  // consecutive 32-byte rows of the NC1HWC0 source.
-  const uint64_t c0 = 32 / isa::size_of(op.dtype), positions = uint64_t{op.l1H} * op.l1W;
-  const uint64_t m1n = op.mExtension / 16u, k1n = op.kExtension / c0;
-  const uint8_t* src = mem.ptr(op.src);
-  uint8_t* dst = mem.ptr(op.dst);
-  for (uint64_t i = 0; i < m1n; ++i)
-    for (uint64_t j = 0; j < k1n; ++j)
-      std::memcpy(dst + (i * k1n + j) * kFractalBytes,
-                  src + ((op.kStartPt / c0 + j) * positions + op.mStartPt + 16 * i) * 32, kFractalBytes);
-}
-
 void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   if (op.repeatTimes == 0) return;

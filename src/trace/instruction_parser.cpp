@@ -81,29 +81,6 @@ std::vector<Field<isa::LoadDataWithSparse>> fields_of() {
           opt<T, &T::addrMode>("addrMode", "unused (Ascend C struct member)", unused())};
 }
 
-template <>
-std::vector<Field<isa::LoadData3DV2>> fields_of() {
-  using T = isa::LoadData3DV2;
-  const char* one = "1 only (a 1 x 1 filter, stride 1, no dilation: the matmul use; else fault at run time)";
-  return {req<T, &T::dst>("dst", "destination in L0A (Zz fractals), byte offset", in(kL0A)),
-          req<T, &T::src>("src", "the feature map in L1 (NC1HWC0: 32-byte channel blocks of l1H x l1W positions)",
-                          in(kL1)),
-          opt<T, &T::dtype>("dtype", "element type (16 half/bf16 or 32 int8 channels per block)", dtypes(kInputTypes)),
-          req<T, &T::l1H>("l1H", "feature map height"),
-          req<T, &T::l1W>("l1W", "feature map width (a matmul's A: its rows)"),
-          req<T, &T::channelSize>("channelSize", "channels (a matmul's A: its columns, K)"),
-          req<T, &T::kExtension>("kExtension", "channels to load, whole blocks"),
-          req<T, &T::mExtension>("mExtension", "positions to load, a multiple of 16"),
-          opt<T, &T::kStartPt>("kStartPt", "first channel, a whole block"),
-          opt<T, &T::mStartPt>("mStartPt", "first position, a multiple of 16"),
-          opt<T, &T::strideW>("strideW", one),
-          opt<T, &T::strideH>("strideH", one),
-          opt<T, &T::filterW>("filterW", one),
-          opt<T, &T::filterH>("filterH", one),
-          opt<T, &T::dilationFilterW>("dilationFilterW", one),
-          opt<T, &T::dilationFilterH>("dilationFilterH", one)};
-}
-
 template <class T>
 std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
   return {req<T, &T::dst>("dst", "C in L0C (Nz), byte offset", in(kL0C)),
@@ -289,8 +266,6 @@ const Entry kEntries[] = {
      "L1 -> L0A/L0B copy of whole 512-byte fractals"},
     {"LoadDataWithSparse", &parse_as<isa::LoadDataWithSparse>, &describe<isa::LoadDataWithSparse>, "MTE1",
      "L1 -> L0B copy of 4:2 dense weight fractals, and their indexes to the index buffer"},
-    {"LoadData3DV2", &parse_as<isa::LoadData3DV2>, &describe<isa::LoadData3DV2>, "MTE1",
-     "L1 (NC1HWC0) -> L0A (Zz) img2col load (Ascend C LoadData with LoadData3DParamsV2), 1 x 1 filter"},
     {"Mmad", &parse_as<isa::Mmad>, &describe<isa::Mmad>, "M", "dense matrix multiply L0A x L0B -> L0C"},
     {"MmadWithSparse", &parse_as<isa::MmadWithSparse>, &describe<isa::MmadWithSparse>, "M",
      "4:2 sparse int8 matrix multiply L0A x L0B (+ index buffer) -> L0C"},

@@ -130,25 +130,6 @@ struct Formatter {
     l.kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx);
     load_tail(l, o);
   }
-  void operator()(const isa::LoadData3DV2& o) const {
-    line("LoadData3DV2")
-        .kv("dst", o.dst)
-        .kv("src", o.src)
-        .opt("dtype", o.dtype, isa::DType::Int8)
-        .kv("l1H", o.l1H)
-        .kv("l1W", o.l1W)
-        .kv("channelSize", o.channelSize)
-        .kv("kExtension", o.kExtension)
-        .kv("mExtension", o.mExtension)
-        .opt("kStartPt", o.kStartPt, 0)
-        .opt("mStartPt", o.mStartPt, 0)
-        .opt("strideW", o.strideW, 1)
-        .opt("strideH", o.strideH, 1)
-        .opt("filterW", o.filterW, 1)
-        .opt("filterH", o.filterH, 1)
-        .opt("dilationFilterW", o.dilationFilterW, 1)
-        .opt("dilationFilterH", o.dilationFilterH, 1);
-  }
   Line mmad(const char* name, const isa::MmadCommon& o) const {
     Line l = line(name);
     l.kv("dst", o.dst).kv("fm", o.fm).kv("filter", o.filter).kv("m", o.m).kv("n", o.n).kv("k", o.k);

@@ -27,11 +27,6 @@ inline auto key(const isa::LoadDataWithSparse& o) {
   return std::make_tuple(key(o.dst), key(o.src), key(o.idx), o.startIndex, o.repeatTimes, o.srcStride,
                          o.dstGap, o.ifTranspose, o.sid, o.addrMode);
 }
-inline auto key(const isa::LoadData3DV2& o) {
-  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.l1H, o.l1W, o.channelSize, o.kExtension, o.mExtension,
-                         o.kStartPt, o.mStartPt, o.strideW, o.strideH, o.filterW, o.filterH, o.dilationFilterW,
-                         o.dilationFilterH);
-}
 inline auto key(const isa::MmadCommon& o) {
   return std::make_tuple(key(o.dst), key(o.fm), key(o.filter), o.m, o.n, o.k, o.cmatrixInitVal,
                          o.cmatrixSource, o.isBias, o.unitFlag);

@@ -1,13 +1,9 @@
-// Data movement: DataCopy (plain, ND2NZ), LoadData 2D and 3D (1 x 1), Fixpipe NZ2ND — each against the
+// Data movement: DataCopy (plain, ND2NZ), LoadData 2D, Fixpipe NZ2ND — each against the
 // formulas of docs/semantics.md §3, §4 and §7 evaluated element by element here.
 #include <catch2/catch.hpp>
-
-#include <algorithm>
 #include <cstring>
-#include <random>
 
 #include "aicore/common/error.hpp"
-#include "aicore/isa/check.hpp"
 #include "aicore/semantics/execute.hpp"
 #include "reference.hpp"
 
@@ -144,61 +140,6 @@ TEST_CASE("LoadData ifTranspose transposes b16 fractals and is illegal on int8",
   CHECK_THROWS_WITH(sem::load_data(op, core.view()), Catch::Contains("512-byte aligned"));
   op.dst.offset = 64 * 1024 - 512;  // 2 fractals from the last one overrun L0B
   CHECK_THROWS_WITH(sem::load_data(op, core.view()), Catch::Contains("beyond its 65536 bytes"));
-}
-
-TEST_CASE("LoadData3DV2 (1 x 1 img2col) loads a window of an NC1HWC0 map into L0A as Zz", "[moves][load3d]") {
-  // The feature map: P = 6 x 8 positions, C = 96 byte channels (int8: 3 blocks of 32; half: the
-  // same bytes as 48 channels of 2 bytes), NC1HWC0 in L1 at 1024: byte (p, c) at ((c / 32) * P + p) * 32 + c % 32.
-  std::mt19937 rng(3);
-  const uint32_t H = 6, W = 8, P = H * W, C = 96;
-  const ref::Mat8 map = ref::random_i8(size_t{P} * C, rng);  // row p = position, column c = channel byte
-  for (const auto dtype : {isa::DType::Int8, isa::DType::Half}) {
-    ref::Core core;
-    for (uint32_t p = 0; p < P; ++p)
-      for (uint32_t c = 0; c < C; ++c)
-        core.l1[1024 + ((c / 32) * P + p) * 32 + c % 32] = static_cast<uint8_t>(map[p * C + c]);
-    const uint32_t es = isa::size_of(dtype);
-    isa::LoadData3DV2 op;
-    op.dst = {Space::L0A, 0, 512};
-    op.src = {Space::L1, 0, 1024};
-    op.dtype = dtype;
-    op.l1H = static_cast<uint16_t>(H);
-    op.l1W = static_cast<uint16_t>(W);
-    op.channelSize = static_cast<uint16_t>(C / es);
-    op.kStartPt = static_cast<uint16_t>(32 / es);  // from the second channel block
-    op.kExtension = static_cast<uint16_t>(64 / es);
-    op.mStartPt = 16;
-    op.mExtension = 32;
-    sem::load_data_3d(op, core.view());
-    // Expected: the Zz packing of positions 16..47 x channel bytes 32..95 (ref::zz works on bytes).
-    ref::Mat8 window;
-    for (uint32_t p = 16; p < 48; ++p)
-      for (uint32_t c = 32; c < 96; ++c) window.push_back(map[p * C + c]);
-    const std::vector<uint8_t> want = ref::zz(window, 32, 64);
-    INFO(isa::to_string(dtype));
-    REQUIRE(std::equal(want.begin(), want.end(), core.l0a.begin() + 512));
-    CHECK(isa::bytes_moved(op) == want.size());
-  }
-  isa::LoadData3DV2 op;
-  op.dst = {Space::L0A, 0, 0};
-  op.src = {Space::L1, 0, 0};
-  op.l1H = 1;
-  op.l1W = 32;
-  op.channelSize = 64;
-  op.kExtension = 64;
-  op.mExtension = 48;  // 48 > 32 positions: padding is not modelled
-  ref::Core core;
-  CHECK_THROWS_WITH(sem::load_data_3d(op, core.view()),
-                    "LoadData3DV2 reads beyond its feature map: kStartPt + kExtension = 64 of channelSize 64, "
-                    "mStartPt + mExtension = 48 of l1H x l1W = 32 (padding is not modelled)");
-  op.mExtension = 32;
-  op.filterW = 3;
-  CHECK_THROWS_WITH(sem::load_data_3d(op, core.view()),
-                    "LoadData3DV2 is modelled for a 1 x 1 filter with stride 1 and no dilation (the matmul use) only");
-  op.filterW = 1;
-  op.kExtension = 48;  // int8: channels come in blocks of 32
-  CHECK_THROWS_WITH(sem::load_data_3d(op, core.view()),
-                    Catch::Contains("kExtension must be multiples of 32 and mStartPt, mExtension multiples of 16"));
 }
 
 TEST_CASE("Fixpipe NZ2ND copies 16-value rows, with reluEn and ndNum", "[moves][fixpipe]") {

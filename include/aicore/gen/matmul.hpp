@@ -9,9 +9,8 @@
 //      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
 // Per output block (m-blocks outer, n-blocks inner) and K step of base_k:
 //   MTE2  DataCopyNd2Nz of the A tile and of the B tile into an L1 slot (ND -> NZ)
-//   MTE1  LoadData3DV2 of A into an L0A slot (NZ -> Zz: one instruction, as the Matmul API loads A
-//         on 2201) and LoadData of B into an L0B slot (nt: as it is, one LoadData; nd: each 16 x 16
-//         fractal transposed)
+//   MTE1  LoadData of A into an L0A slot (NZ -> Zz) and of B into an L0B slot (nt: as it is, one
+//         LoadData; nd: each 16 x 16 fractal transposed)
 //   M     one Mmad accumulating in L0C over the K steps (cmatrixInitVal on the first)
 // and per block one Fixpipe L0C -> GM. L1 and L0A/L0B are double-buffered (or single, on request);
 // L0C is double-buffered when two blocks fit in it. With unit_flag (the Matmul NORM template's

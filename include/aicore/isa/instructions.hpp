@@ -50,18 +50,6 @@ constexpr uint8_t kUnitFlagKeep = 2, kUnitFlagFlip = 3;
 // The L0C granule a unit flag covers: one flag per 512-byte block (Ascend C SetFixPipeConfig docs).
 constexpr uint32_t kUnitFlagBytes = 512;
 
-// MTE1, L1 (NC1HWC0) -> L0A (Zz): Ascend C LoadData with LoadData3DParamsV2 (img2col), the way
-// the Matmul API loads A on arch 2201. Modelled for what a matmul uses: a 1 x 1 filter, stride 1,
-// no dilation or padding, so the img2col matrix is the feature map itself (positions x channels).
-// Positions and channels are in elements; starts and extents whole fractals (docs/semantics.md §4).
-struct LoadData3DV2 {
-  Addr dst, src;
-  DType dtype = DType::Int8;
-  uint16_t l1H = 0, l1W = 0, channelSize = 0;  // the feature map: l1H x l1W positions, channelSize channels
-  uint16_t kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
-  uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationFilterW = 1, dilationFilterH = 1;
-};
-
 struct MmadCommon {
   Addr dst, fm, filter;
   uint16_t m = 0, n = 0, k = 0;
@@ -114,7 +102,7 @@ struct PipeBarrier {
 };
 
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
-                        SetFlag, WaitFlag, PipeBarrier, LoadData3DV2>;
+                        SetFlag, WaitFlag, PipeBarrier>;
 
 // An instruction as a source yields it: the operation plus where it came from.
 struct Instruction {
