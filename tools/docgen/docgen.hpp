@@ -1,8 +1,9 @@
 // The generated parts of the user documentation: the instruction field tables of
-// docs/trace-format.md (from trace::instruction_info(), the parser's own table) and the key
-// tables of docs/configuration.md (from config::params(), config::caps() and the preset files,
-// whose comment after each value names its source). Hand-written prose stays around the blocks;
-// only the text between a block's markers is rewritten:
+// docs/trace-format.md (from trace::instruction_info(), the descriptor table in a trace's words),
+// the key tables of docs/configuration.md (from config::params(), config::caps() and the preset
+// files, whose comment after each value names its source), and the instruction words of
+// fuzz/trace.dict (in a comment line there). Hand-written text stays around the blocks; only the
+// text between a block's markers is rewritten:
 //   <!-- generated: NAME ... -->
 //   ...
 //   <!-- end generated: NAME -->
@@ -41,6 +42,7 @@ std::string instruction_summary();
 std::string instruction_fields();
 std::string operand_spaces();  // the memory names an operand may use
 std::string event_pairs();     // the legal SetFlag/WaitFlag pairs (isa::is_legal_event)
+std::string fuzz_words();      // fuzz/trace.dict: every mnemonic and every key= of the descriptor table
 struct Preset {
   std::string name;       // "atlas-a2"
   PresetText text;        // the file as written: sources

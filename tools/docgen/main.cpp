@@ -1,6 +1,6 @@
 // aicore-docs: writes or checks the generated blocks of the user documentation.
-//   aicore-docs --write [ROOT]   rewrite the blocks of docs/trace-format.md, docs/semantics.md and
-//                                docs/configuration.md in place
+//   aicore-docs --write [ROOT]   rewrite the blocks of docs/trace-format.md, docs/semantics.md,
+//                                docs/configuration.md and fuzz/trace.dict in place
 //   aicore-docs --check [ROOT]   exit 1 naming every stale block (CTest docs.generated_fresh)
 // ROOT is the repository (default: the source tree it was built from). scripts/gen-docs.sh
 // builds this tool and runs --write.
@@ -57,6 +57,7 @@ std::vector<Doc> docs(const fs::path& root) {
             {"instruction-summary", docgen::instruction_summary},
             {"instruction-fields", docgen::instruction_fields}}},
           {"docs/semantics.md", {{"event-pairs", docgen::event_pairs}}},
+          {"fuzz/trace.dict", {{"trace-words", docgen::fuzz_words}}},
           {"docs/configuration.md",
            {{"config-keys", [configs] { return docgen::config_keys(*configs); }},
             {"config-caps", docgen::config_caps}}}};
