@@ -23,7 +23,7 @@ struct Later {
 void Dispatcher::add_observer(Observer* o) {
   observers_.push_back(o);
   wants_queue_ = wants_queue_ || o->wants_queue();
-  wants_issue_ = wants_issue_ || o->wants_issue();
+  if (o->wants_issue()) issue_observers_.push_back(o);
 }
 
 uint64_t Dispatcher::horizon_above(uint64_t floor) {
@@ -100,16 +100,8 @@ void Dispatcher::queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int del
 }
 
 void Dispatcher::issue(const IssueRecord& r) {
-  if (!wants_issue_) return;
-  accept(
-      r.issue_cycle, [&] { deliver_issue(r); },
-      [&] {
-        const uint32_t slot = issues_.take();
-        HeldIssue& held = issues_.items[slot];
-        held.record = r;
-        held.instr = *r.instr;
-        hold(r.issue_cycle, slot << kKindBits | kIssue);
-      });
+  // Not held nor ordered: program order per core is all its observers need (observer.hpp).
+  for (Observer* o : issue_observers_) o->on_issue(r);
 }
 
 void Dispatcher::hold(uint64_t now, uint32_t ref) {
@@ -189,13 +181,6 @@ void Dispatcher::deliver(const Key& k) {
       deliver_queue(isa::CoreId{static_cast<uint16_t>(slot >> 4)}, static_cast<isa::Pipe>((slot >> 1) & 7),
                     k.now, slot & 1 ? 1 : -1);
       break;
-    case kIssue: {
-      HeldIssue& held = issues_.items[slot];
-      held.record.instr = &held.instr;
-      deliver_issue(held.record);
-      issues_.free.push_back(slot);
-      break;
-    }
   }
 }
 
@@ -210,11 +195,6 @@ void Dispatcher::deliver_flag(const FlagEvent& f) {
 void Dispatcher::deliver_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta) {
   for (Observer* o : observers_)
     if (o->wants_queue()) o->on_queue(core, pipe, cycle, delta);
-}
-
-void Dispatcher::deliver_issue(const IssueRecord& r) {
-  for (Observer* o : observers_)
-    if (o->wants_issue()) o->on_issue(r);
 }
 
 }  // namespace aicore::model

@@ -3,7 +3,8 @@
 // Events wait until no thread can still produce an earlier one: every thread's future events
 // happen at or after its own clock (TimeSource::horizon), so everything earlier than the
 // smallest horizon is final and is passed on, ordered by (now, arrival). Only the events of
-// the window the threads are apart are held, so memory does not grow with the trace.
+// the window the threads are apart are held, so memory does not grow with the trace. Issue
+// events are the exception: they go straight to the observers that want them (observer.hpp).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -26,13 +27,14 @@ class Dispatcher {
   void add_source(const TimeSource* s) { sources_.push_back(s); }
   bool active() const { return !observers_.empty(); }
   bool wants_queue() const { return wants_queue_; }
-  bool wants_issue() const { return wants_issue_; }
+  bool wants_issue() const { return !issue_observers_.empty(); }
 
   // `now` is the simulated cycle the event belongs to (see observer.hpp).
   void instruction(const InstrRecord& r);  // now = r.start_cycle
   void flag(const FlagEvent& e, uint64_t now);
   void queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now);
-  void issue(const IssueRecord& r);  // now = r.issue_cycle
+  // At once, in the order the scalar units issue (program order per core), not in time order.
+  void issue(const IssueRecord& r);
   // Pass on everything still held (end of run, fault or not).
   void flush_all();
 
@@ -42,7 +44,7 @@ class Dispatcher {
   // held. A held event is a 24-byte key; its payload stays put in a slab of its kind (slots
   // reused), so a queue or flag event never carries a whole instruction around, and a queue
   // event whose cycle is its `now` (every one the model makes) has no payload beyond the key.
-  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow, kIssue };
+  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow };
   static constexpr uint32_t kKindBits = 3;
   struct Key {
     uint64_t now, seq;
@@ -51,10 +53,6 @@ class Dispatcher {
   struct HeldInstr {
     InstrRecord record;      // record.instr is set to &instr when delivered
     isa::Instruction instr;  // the record's instruction, owned here until delivered
-  };
-  struct HeldIssue {
-    IssueRecord record;
-    isa::Instruction instr;
   };
   struct HeldQueue {
     isa::CoreId core;
@@ -101,9 +99,9 @@ class Dispatcher {
   void deliver_instr(const InstrRecord& r);
   void deliver_flag(const FlagEvent& f);
   void deliver_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta);
-  void deliver_issue(const IssueRecord& r);
 
   std::vector<Observer*> observers_;
+  std::vector<Observer*> issue_observers_;  // of observers_, those that want issue events
   std::vector<const TimeSource*> sources_;
   size_t behind_ = 0;  // index in sources_ where horizon_above starts
   std::vector<Key> held_;
@@ -113,9 +111,8 @@ class Dispatcher {
   Slab<HeldInstr> instrs_;
   Slab<FlagEvent> flags_;
   Slab<HeldQueue> queues_;
-  Slab<HeldIssue> issues_;
   uint64_t seq_ = 0;
-  bool wants_queue_ = false, wants_issue_ = false;
+  bool wants_queue_ = false;
 };
 
 }  // namespace aicore::model
