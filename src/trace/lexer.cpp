@@ -13,9 +13,9 @@ constexpr size_t kChunkBytes = size_t{1} << 16;
 constexpr size_t kMaxEcho = 48;         // longest user text quoted in a message
 constexpr size_t kMaxSuggestWord = 64;  // longer words are not misspellings of anything
 
-// Word-at-a-time scans (8 bytes per step, little-endian): a mask with the top bit of every byte
-// of x that is zero, below n (n <= 0x80; for bytes below 0x80), or not ASCII. Only its lowest set
-// bit is exact (a borrow may set bits above it), which is all the scans use: the first such byte.
+// The line scan, 8 bytes per step: a mask with the top bit of every byte of x that is zero, or
+// below n (n <= 0x80; for bytes below 0x80), or not ASCII. Only its lowest set bit is exact (a
+// borrow may set bits above it), which is all the scan uses: the first such byte.
 constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
 constexpr uint64_t zero_bytes(uint64_t x) {
   return (x - kOnes) & ~x & kHighs;
@@ -23,10 +23,11 @@ constexpr uint64_t zero_bytes(uint64_t x) {
 constexpr uint64_t bytes_below(uint64_t x, uint8_t n) {
   return (x - kOnes * n) & ~x & kHighs;
 }
-constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+// Eight bytes, the first in the low byte whatever the host's byte order.
 uint64_t load8(const char* p) {
   uint64_t x;
   std::memcpy(&x, p, sizeof x);
+  if constexpr (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) x = __builtin_bswap64(x);
   return x;
 }
 size_t first_marked(uint64_t mask) {
@@ -121,7 +122,7 @@ bool LineSource::next(std::string& code) {
     const char* b = buf_.data();
     // Eight bytes at a time up to the first one that is not printable ASCII or is '#' (a tab or
     // CR among them is plain after all: step over it and go on).
-    while (kLittleEndian && i + 8 <= end_) {
+    while (i + 8 <= end_) {
       const uint64_t x = load8(b + i);
       const uint64_t stop = (x & kHighs) | bytes_below(x, 0x20) | zero_bytes(x ^ (kOnes * 0x7F)) |
                             zero_bytes(x ^ (kOnes * '#'));
@@ -174,17 +175,6 @@ void split_tokens(std::string_view code, std::vector<Token>& out) {
   while (i < n) {
     while (i < n && is_space(p[i])) ++i;
     const size_t start = i;
-    // To the token's end eight bytes at a time (a token is a field: "dst=L0A:0x1000").
-    while (kLittleEndian && i + 8 <= n) {
-      const uint64_t x = load8(p + i);
-      const uint64_t space =
-          zero_bytes(x ^ (kOnes * ' ')) | zero_bytes(x ^ (kOnes * '\t')) | zero_bytes(x ^ (kOnes * '\r'));
-      if (space) {
-        i += first_marked(space);
-        break;
-      }
-      i += 8;
-    }
     while (i < n && !is_space(p[i])) ++i;
     if (i > start)
       out.push_back(Token{std::string_view(p + start, i - start), static_cast<uint32_t>(start + 1)});
@@ -233,7 +223,8 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
     const KeyValue& kv = pairs.back();
     // Length and first letter before the bytes: most keys differ in one of those.
     const auto it = std::find_if(keys.begin(), keys.end(), [&](const std::string& k) {
-      return k.size() == kv.key.size() && k[0] == kv.key[0] && k.compare(0, k.size(), kv.key) == 0;
+      return k.size() == kv.key.size() && k[0] == kv.key[0] &&
+             std::memcmp(k.data(), kv.key.data(), k.size()) == 0;
     });
     if (it == keys.end())
       ctx.fail(kv.key_column,
@@ -248,6 +239,19 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
 
 uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const What& what,
                     const LineContext& ctx) {
+  // The common case first: 1 to 19 decimal digits, no leading "0x", within max. Anything else
+  // (hex, an error) takes the full path below, which names what is wrong.
+  if (!text.empty() && text.size() <= 19 &&
+      !(text.size() >= 2 && text[0] == '0' && (text[1] | 0x20) == 'x')) {
+    uint64_t v = 0;
+    size_t i = 0;
+    for (; i < text.size(); ++i) {
+      const unsigned d = static_cast<unsigned char>(text[i]) - unsigned{'0'};
+      if (d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i == text.size() && v <= max) return v;
+  }
   const auto range = [&] { return " for " + what.str() + " (0.." + std::to_string(max) + ")"; };
   if (text.empty()) ctx.fail(column, "missing number for " + what.str());
   if (text[0] == '-') ctx.fail(column, "negative value " + quote(text) + " not allowed" + range());
