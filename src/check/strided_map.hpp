@@ -180,11 +180,12 @@ class StridedMap {
     flat_.clear();
     pitch_ = ranges[1].begin - ranges[0].begin;
     std::vector<isa::ByteRange> one(1);
-    for (const auto& [range, cell] : cells) {
-      one[0] = range;
+    for (const auto& moved : cells) {
+      one[0] = moved.first;
       to_rects(one);
       for (const Rect& r : rects_)
-        rows_.update_range(r.r0, r.r1, [&](Row& row, uint64_t, uint64_t) { row.assign(r.c0, r.c1, cell); });
+        rows_.update_range(r.r0, r.r1,
+                           [&](Row& row, uint64_t, uint64_t) { row.assign(r.c0, r.c1, moved.second); });
     }
     return true;
   }
