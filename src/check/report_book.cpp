@@ -50,10 +50,14 @@ size_t ReportKeyHash::operator()(const ReportKey& k) const {
 ReportBook::Slot ReportBook::find(const ReportKey& key, Severity severity) {
   const auto it = ids_.find(key);
   if (it != ids_.end()) return Slot{&reports_[it->second], it->second, false};
-  if (reports_.size() >= max_) {
+  // Cross-core races come from all cores: slot 0 is theirs, slot c + 1 core c's.
+  const size_t owner = key.kind == ReportKind::CrossCoreRace ? 0 : size_t{key.core_b} + 1;
+  if (owner >= stored_.size()) stored_.resize(owner + 1);
+  if (stored_[owner] >= max_) {
     ++(severity == Severity::Error ? unstored_errors_ : unstored_warnings_);
     return Slot{};
   }
+  ++stored_[owner];
   const auto id = static_cast<uint32_t>(reports_.size());
   reports_.emplace_back();
   reports_.back().kind = key.kind;
@@ -129,6 +133,9 @@ void ReportBook::finish(bool complete) {
     };
     return key(x) < key(y);
   });
+  for (size_t i = max_; i < reports_.size(); ++i)  // past the cap of all cores together
+    ++(reports_[i].severity == Severity::Error ? unstored_errors_ : unstored_warnings_);
+  if (reports_.size() > max_) reports_.resize(max_);
   summary_ = Summary{};
   for (const Report& r : reports_) ++(r.severity == Severity::Error ? summary_.errors : summary_.warnings);
   summary_.errors += unstored_errors_;
