@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "aicore/config/config.hpp"
 #include "aicore/model/chip.hpp"
@@ -12,25 +14,26 @@
 #include "aicore/report/timeline.hpp"
 #include "aicore/report/vcd_writer.hpp"
 #include "aicore/report/window.hpp"
-#include "diagnostics.hpp"
-#include "run_args.hpp"
+#include "aicore/session/diagnostics.hpp"
+#include "aicore/session/options.hpp"
 
-namespace aicore::cli {
+namespace aicore::session {
 
 class Inspection {
  public:
   // Creates the files asked for and registers their writers with `sim` (InputError if a file
-  // cannot be created).
-  Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg, model::Chip& sim);
+  // cannot be created). `name`: the run's trace or kernel, as the files' titles.
+  Inspection(const RunOptions& o, const std::string& name, const report::CycleWindow& w,
+             const config::Config& cfg, model::Chip& sim);
 
   // Closes the files; notes and warnings about them go to `diag`.
   void finish(uint64_t cycles, Diagnostics& diag);
 
-  // "wrote DIR/FILE" for each file, on `out`.
-  void announce(std::ostream& out) const;
+  // The files written (DIR/instr.csv, ...).
+  std::vector<std::string> files() const;
 
  private:
-  const RunArgs& args_;
+  const RunOptions& options_;
   std::unique_ptr<report::InstrCsvWriter> csv_;
   std::unique_ptr<report::SignalTracker> signals_;  // feeds the timeline's counters and the waves
   std::unique_ptr<report::TimelineWriter> timeline_;
@@ -39,4 +42,4 @@ class Inspection {
   std::unique_ptr<report::BackgroundObservers> worker_;
 };
 
-}  // namespace aicore::cli
+}  // namespace aicore::session

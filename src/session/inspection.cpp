@@ -1,9 +1,8 @@
 #include "inspection.hpp"
 
 #include <filesystem>
-#include <ostream>
 
-namespace aicore::cli {
+namespace aicore::session {
 
 namespace fs = std::filesystem;
 
@@ -12,11 +11,11 @@ namespace {
 constexpr uintmax_t kViewerLimitBytes = 256u << 20;
 }  // namespace
 
-Inspection::Inspection(const RunArgs& a, const report::CycleWindow& w, const config::Config& cfg,
-                       model::Chip& sim)
-    : args_(a) {
+Inspection::Inspection(const RunOptions& a, const std::string& run_name, const report::CycleWindow& w,
+                       const config::Config& cfg, model::Chip& sim)
+    : options_(a) {
   const fs::path dir(a.out_dir);
-  const std::string name = fs::path(a.trace).filename().string();
+  const std::string name = fs::path(run_name).filename().string();
   if (!a.instr_log && !a.timeline && !a.vcd) return;
   worker_ = std::make_unique<report::BackgroundObservers>(sim.tensors());
   if (a.instr_log) csv_ = std::make_unique<report::InstrCsvWriter>((dir / "instr.csv").string());
@@ -35,7 +34,7 @@ Inspection::Inspection(const RunArgs& a, const report::CycleWindow& w, const con
 void Inspection::finish(uint64_t cycles, Diagnostics& diag) {
   if (worker_) worker_->finish();  // every event delivered; the writers are ours again
   if (csv_) csv_->finish();
-  const fs::path dir(args_.out_dir);
+  const fs::path dir(options_.out_dir);
   if (signals_) signals_->finish(cycles);  // the last values, to both files
   if (timeline_) {
     timeline_->finish();
@@ -52,11 +51,13 @@ void Inspection::finish(uint64_t cycles, Diagnostics& diag) {
                  "broke the observer timing contract); they are shown late");
 }
 
-void Inspection::announce(std::ostream& out) const {
-  const fs::path dir(args_.out_dir);
-  if (args_.instr_log) out << "wrote " << (dir / "instr.csv").string() << "\n";
-  if (args_.timeline) out << "wrote " << (dir / "timeline.json").string() << "\n";
-  if (args_.vcd) out << "wrote " << (dir / "waves.vcd").string() << "\n";
+std::vector<std::string> Inspection::files() const {
+  const fs::path dir(options_.out_dir);
+  std::vector<std::string> out;
+  if (options_.instr_log) out.push_back((dir / "instr.csv").string());
+  if (options_.timeline) out.push_back((dir / "timeline.json").string());
+  if (options_.vcd) out.push_back((dir / "waves.vcd").string());
+  return out;
 }
 
-}  // namespace aicore::cli
+}  // namespace aicore::session

@@ -1,11 +1,11 @@
-#include "load_config.hpp"
+#include "aicore/session/config.hpp"
 
 #include <algorithm>
 
 #include "aicore/config/caps.hpp"
 #include "aicore/config/loader.hpp"
 
-namespace aicore::cli {
+namespace aicore::session {
 
 config::Config load_config(const std::string& preset_or_path, const std::vector<std::string>& sets,
                            Diagnostics& diag) {
@@ -22,4 +22,4 @@ config::Config load_config(const std::string& preset_or_path, const std::vector<
   return std::move(l.config);
 }
 
-}  // namespace aicore::cli
+}  // namespace aicore::session
