@@ -1,31 +1,16 @@
-// Runs the aicore-sim binary and captures its exit status, stdout and stderr.
+// The aicore-sim runs of the end-to-end tests (tests/cli, tests/sweep, tests/model): `run` commands
+// on the published figures, a trace written and simulated, stats.json and instr.csv read back.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "support.hpp"
+
 namespace harness {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-// A fresh directory under $TMPDIR, removed at scope exit.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  // Writes `text` to name and returns its path.
-  std::string write(const std::string& name, const std::string& text) const;
-
- private:
-  std::string path_;
-};
+using test_support::Result;
+using test_support::TempDir;
 
 // `args` are shell-quoted by the caller where needed. A `run` without --config gets
 // --config tests/published.yaml (the published figures, calibration keys off).
