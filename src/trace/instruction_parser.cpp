@@ -60,9 +60,9 @@ std::vector<Field<isa::LoadData>> fields_of() {
           opt<T, &T::srcStride>("srcStride", "source fractals between repeats (0 = the same fractal)"),
           opt<T, &T::dstGap>("dstGap", "destination fractals skipped between repeats"),
           opt<T, &T::ifTranspose>("ifTranspose",
-                                  "transpose each 16 x 16 fractal; half/bf16 only (int8: fault at run time)"),
-          opt<T, &T::sid>("sid", "stream id; not 0: fault at run time"),
-          opt<T, &T::addrMode>("addrMode", "address mode; not 0: unsupported-mode fault at run time")};
+                                  "transpose each 16 x 16 fractal; half/bf16 only (int8: refused)"),
+          opt<T, &T::sid>("sid", "stream id; must be 0"),
+          opt<T, &T::addrMode>("addrMode", "address mode; not 0 is not modelled (refused)")};
 }
 
 template <>
@@ -83,24 +83,23 @@ std::vector<Field<isa::LoadDataWithSparse>> fields_of() {
 
 template <class T>
 std::vector<Field<T>> mmad_common_fields(const char* k_meaning) {
-  return {req<T, &T::dst>("dst", "C in L0C (Nz), byte offset", in(kL0C)),
-          req<T, &T::fm>("fm", "A (feature map) in L0A (Zz), byte offset", in(kL0A)),
-          req<T, &T::filter>("filter", "B (weights) in L0B (Zn), byte offset", in(kL0B)),
-          req<T, &T::m>("m", "rows of A and C; at most 4095 (else fault at run time)"),
-          req<T, &T::n>("n", "columns of B and C; at most 4095 (else fault at run time)"),
-          req<T, &T::k>("k", k_meaning),
-          opt<T, &T::cmatrixInitVal>("cmatrixInitVal", "1: C = A x B; 0: C += A x B"),
-          opt<T, &T::cmatrixSource>("cmatrixSource",
-                                    "1: initial C from the bias table; not modelled (fault at run time)"),
-          opt<T, &T::isBias>("isBias", "1: accumulate into C (older spelling of cmatrixInitVal=0)"),
-          opt<T, &T::unitFlag>("unitFlag", "Mmad/Fixpipe fine-grained sync; accepted, not modelled")};
+  return {
+      req<T, &T::dst>("dst", "C in L0C (Nz), byte offset", in(kL0C)),
+      req<T, &T::fm>("fm", "A (feature map) in L0A (Zz), byte offset", in(kL0A)),
+      req<T, &T::filter>("filter", "B (weights) in L0B (Zn), byte offset", in(kL0B)),
+      req<T, &T::m>("m", "rows of A and C; at most 4095"),
+      req<T, &T::n>("n", "columns of B and C; at most 4095"),
+      req<T, &T::k>("k", k_meaning),
+      opt<T, &T::cmatrixInitVal>("cmatrixInitVal", "1: C = A x B; 0: C += A x B"),
+      opt<T, &T::cmatrixSource>("cmatrixSource", "1: initial C from the bias table; not modelled (refused)"),
+      opt<T, &T::isBias>("isBias", "1: accumulate into C (older spelling of cmatrixInitVal=0)"),
+      opt<T, &T::unitFlag>("unitFlag", "Mmad/Fixpipe fine-grained sync; accepted, not modelled")};
 }
 
 template <>
 std::vector<Field<isa::Mmad>> fields_of() {
   using T = isa::Mmad;
-  auto f = mmad_common_fields<T>(
-      "reduction length (columns of A, rows of B); at most 4095 (else fault at run time)");
+  auto f = mmad_common_fields<T>("reduction length (columns of A, rows of B); at most 4095");
   const auto after_k = f.begin() + 6;  // where the writer puts it
   f.insert(after_k, opt<T, &T::dtype>("dtype", "input type: int8 -> int32 cells, half/bf16 -> float cells",
                                       dtypes(kInputTypes)));
@@ -110,7 +109,7 @@ std::vector<Field<isa::Mmad>> fields_of() {
 template <>
 std::vector<Field<isa::MmadWithSparse>> fields_of() {
   return mmad_common_fields<isa::MmadWithSparse>(
-      "the original K (B' holds K/2 rows); a multiple of 4, at most 4095 (else fault at run time)");
+      "the original K (B' holds K/2 rows); a multiple of 4, at most 4095");
 }
 
 template <>
@@ -120,7 +119,7 @@ std::vector<Field<isa::Fixpipe>> fields_of() {
       req<T, &T::dst>("dst", "destination tensor in GM, optionally +byte offset", in(kGM)),
       req<T, &T::src>("src", "C in L0C (Nz), byte offset", in(kL0C)),
       opt<T, &T::dtype>("dtype", "L0C cell type, copied as is", dtypes(kCellTypes)),
-      req<T, &T::nSize>("nSize", "columns to write; a multiple of 16 (else fault at run time)"),
+      req<T, &T::nSize>("nSize", "columns to write; a multiple of 16, at most 4095"),
       req<T, &T::mSize>("mSize", "rows to write"),
       req<T, &T::srcStride>("srcStride", "L0C rows per 16-column block (ceil16(M) for a whole C)"),
       req<T, &T::dstStride>("dstStride", "elements per destination row"),
@@ -137,7 +136,7 @@ std::vector<Field<isa::SetFlag>> fields_of() {
   using T = isa::SetFlag;
   return {req<T, &T::event>(
               "event",
-              "SRC_DST: the pipe that sets and the pipe that waits; an illegal pair is a fault at run time"),
+              "SRC_DST: the pipe that sets and the pipe that waits; a pair the hardware lacks is refused"),
           req<T, &T::id>("id", "flag id", at_most(isa::kEventIds - 1))};
 }
 
@@ -146,7 +145,7 @@ std::vector<Field<isa::WaitFlag>> fields_of() {
   using T = isa::WaitFlag;
   return {req<T, &T::event>(
               "event",
-              "SRC_DST: the pipe that sets and the pipe that waits; an illegal pair is a fault at run time"),
+              "SRC_DST: the pipe that sets and the pipe that waits; a pair the hardware lacks is refused"),
           req<T, &T::id>("id", "flag id", at_most(isa::kEventIds - 1))};
 }
 
