@@ -4,7 +4,6 @@
 #include <optional>
 #include <ostream>
 
-#include "aicore/common/log.hpp"
 #include "aicore/session/session.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -98,7 +97,6 @@ CommandHelp run_help() {
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   RunArgs a;
   if (const auto done = parse_run(args, a, out, err)) return *done;
-  set_verbosity(a.run.verbosity);
   return session::run_trace(a.trace, a.run, out, err).exit_status;
 }
 

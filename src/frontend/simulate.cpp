@@ -3,7 +3,6 @@
 #include <iostream>
 #include <memory>
 
-#include "aicore/common/log.hpp"
 #include "aicore/model/source.hpp"
 #include "aicore/session/process.hpp"
 #include "aicore/session/session.hpp"
@@ -14,7 +13,6 @@ namespace {
 
 session::RunResult run_launch(const RecordedLaunch& rec, const std::string& dir, const LaunchOptions& opt,
                               std::ostream& out, std::ostream& err) {
-  set_verbosity(opt.run.verbosity);
   std::vector<model::TensorDecl> decls;
   for (const RecordedTensor& t : rec.tensors) {
     model::TensorDecl d;

@@ -142,6 +142,7 @@ RunResult run(const Simulation& sim, std::ostream& out, std::ostream& err) {
   }
   claim_model("session::run");
   route_systemc_reports();
+  set_verbosity(o.verbosity);
   try {
     simulate(sim, window, diag, r, out, err);
   } catch (const InputError& e) {

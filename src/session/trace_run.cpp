@@ -114,6 +114,7 @@ void tensor_outputs(const RunOptions& o, const Sources& sources, const model::Ch
 
 RunResult run_trace(const std::string& path, const RunOptions& o, std::ostream& out, std::ostream& err) {
   Diagnostics diag(err, o.quiet);
+  set_verbosity(o.verbosity);  // before the set-up lines it logs
   try {
     const config::Config cfg = load_config(o.config, o.sets, diag);
     log().info("config {} ({} MHz), {} override(s); trace {}{}", cfg.name, cfg.clock_mhz, o.sets.size(), path,

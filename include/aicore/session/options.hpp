@@ -30,7 +30,7 @@ struct RunOptions {
   std::string window;               // "START:END": what timeline.json and waves.vcd keep ("" = all)
   CheckMode check = CheckMode::Error;
   bool quiet = false;              // no summary, .expect results, "wrote" lines or notes on the streams
-  int verbosity = 0;               // the log on stderr: 1 set-up and end, 2 every instruction
+  int verbosity = 0;               // the log on stderr: 1 set-up and end, 2 every instruction (process-wide)
   bool keep_instructions = false;  // RunResult::rows: one row per instruction (what instr.csv holds)
   bool keep_tensors = false;       // RunResult::tensors: every GM tensor's bytes after a completed run
 };

@@ -10,6 +10,9 @@
 // A process that has run() a model cannot fork further simulations: the children would inherit
 // its elaborated context. Forking copies only the calling thread: call run_in_child from a thread
 // that holds no lock the simulation needs (the session's own code takes none across the fork).
+// Besides that flag, a run sets only what is process-wide by nature, in the process it runs in (the
+// child, for run_in_child): SystemC's report handler, the log level (RunOptions::verbosity, one
+// spdlog logger) and the table of source-file names instructions carry (append-only).
 #pragma once
 #include <functional>
 #include <iosfwd>
