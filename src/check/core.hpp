@@ -159,6 +159,10 @@ class CoreChecker {
                const std::string& hint);
   void end_lints();
   void deadlock_hints();
+  // The instruction `pipe` is stuck at when the run ends (nullptr when it is not stuck).
+  const isa::Instruction* stuck_at(isa::Pipe pipe) const;
+  // The hint for a WaitFlag whose SetFlag's pipe is itself stuck ("" when it is not).
+  std::string chain_hint(const isa::Instruction& wait, FileId file) const;
   void double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait);
   std::string known_text(const Access& b, const AccessRef& a, FileId file) const;
 

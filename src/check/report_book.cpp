@@ -126,6 +126,15 @@ void ReportBook::executed(uint16_t core, uint64_t index, uint64_t start, uint64_
 }
 
 void ReportBook::finish(bool complete) {
+  // A run that stopped at a fault: an instruction that never ran read nothing, and the bytes it
+  // would have found undefined may be the faulting instruction's (which wrote nothing). Only
+  // uninitialised reads that happened are reported; races are about program order and stay.
+  if (!complete)
+    reports_.erase(std::remove_if(reports_.begin(), reports_.end(),
+                                  [](const Report& r) {
+                                    return r.kind == ReportKind::UninitRead && !r.timing.second_known;
+                                  }),
+                   reports_.end());
   std::stable_sort(reports_.begin(), reports_.end(), [](const Report& x, const Report& y) {
     const auto key = [](const Report& r) {
       return std::make_tuple(r.severity, r.at.core, r.at.index, r.other ? r.other->core : 0,

@@ -4,8 +4,6 @@
 #include "aicore/common/error.hpp"
 #include "aicore/config/loader.hpp"
 #include "commands.hpp"
-#include "diagnostics.hpp"
-#include "load_config.hpp"
 #include "options.hpp"
 
 namespace aicore::cli {

@@ -35,6 +35,7 @@ std::string usage() {
          command_entry(kernel.synopsis, kernel.summary, "") +
          command_entry(config.synopsis, config.summary, config.options) +
          command_entry(gen::gen_synopsis(), gen::gen_summary(), "") +
+         command_entry(gen::matmul_synopsis(), gen::matmul_summary(), "") +
          command_entry(gen::densify_synopsis(), gen::densify_summary(), "") +
          command_entry("sweep STUDY.yaml [-j N] [--out DIR] [--plot] [--executor local|slurm]",
                        "run a what-if study: every point of a grid of config keys (sweep --help)", "") +

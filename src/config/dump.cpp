@@ -19,7 +19,7 @@ std::vector<std::string> split(const std::string& key) {
 }
 
 std::string value_text(FieldRef f) {
-  if (auto* d = std::get_if<double*>(&f)) return detail::format_number(**d);
+  if (auto* d = std::get_if<double*>(&f)) return format_number(**d);
   return std::visit([](auto* v) { return std::to_string(static_cast<uint64_t>(*v)); }, f);
 }
 

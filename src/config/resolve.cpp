@@ -154,18 +154,4 @@ Config resolve(const RawConfig& raw, const std::string& name) {
   return c;
 }
 
-std::string format_number(double v) {
-  char buf[64];
-  // Whole numbers as integers ("1850", not "1.85e+03"): that is how people write these values.
-  if (std::nearbyint(v) == v && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 }  // namespace aicore::config::detail

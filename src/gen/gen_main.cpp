@@ -19,6 +19,14 @@ const char* gen_summary() {
   return "generate an int8 GEMM case: trace, GM images and an independent golden result";
 }
 
+const char* matmul_synopsis() {
+  return "gen --dtype half|bf16 --m M --k K --n N --out DIR [options]";
+}
+
+const char* matmul_summary() {
+  return "generate the best-practice fp16/bf16 matmul kernel: trace, GM images and a golden result";
+}
+
 std::string gen_usage(const std::string& program) {
   return "usage: " + program + " " + gen_synopsis() + "\n" + gen_summary() + "\n" +
          "  Writes DIR/NAME.trace, a.bin (A row-major), b.bin (B' or B in Zn fractals), idx.bin (sparse),\n"
@@ -37,8 +45,8 @@ std::string gen_usage(const std::string& program) {
          "  --no-originals      do not write a.npy / b_sparse.npy / b.npy\n"
          "\n"
          "usage: " +
-         program +
-         " gen --dtype half|bf16 --m M --k K --n N --out DIR [options]\n"
+         program + " " + matmul_synopsis() +
+         "\n"
          "  The best-practice fp16/bf16 matmul kernel: C (M x N fp32) = A x B in base blocks, DataCopyNd2Nz\n"
          "  into double-buffered L1, LoadData into double-buffered L0A/L0B, L0C accumulation over K, one\n"
          "  Fixpipe per block. M, K, N multiples of 16. Writes DIR/NAME.trace, a.bin, b.bin, c_golden.bin.\n"

@@ -106,8 +106,13 @@ struct FieldCheck {
   }
   void operator()(const Fixpipe& o) const {
     need_align("src", o.src, 64);
-    if (!(o.nSize % 16 == 0))
-      fail(FaultKind::InvalidField, "nSize must be a multiple of 16 (got " + std::to_string(o.nSize) + ")");
+    if (!(o.dtype == DType::Int32 || o.dtype == DType::Float))
+      fail(
+          FaultKind::InvalidField,
+          std::string("Fixpipe dtype (the L0C cell type) must be int32 or float, not ") + to_string(o.dtype));
+    if (!(o.nSize % 16 == 0 && o.nSize <= 4095))
+      fail(FaultKind::InvalidField,
+           "nSize must be a multiple of 16 in [0, 4095] (got " + std::to_string(o.nSize) + ")");
     if (o.ndNum > 1) {
       if (!(o.srcNdStride >= 1 && o.srcNdStride <= 512))
         fail(FaultKind::InvalidField, "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " +

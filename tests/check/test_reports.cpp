@@ -140,6 +140,29 @@ TEST_CASE("deadlock: a wait nothing satisfies, with the hints that explain it", 
   CHECK_THAT(detail(extra.reports.at(0), "hint"), Contains("all 1 SetFlag<M_FIX>(0) issued were taken"));
 }
 
+TEST_CASE("deadlock: only waits that lead back to themselves are a circular wait", "[check][deadlock]") {
+  // M waits for MTE1, which waits for MTE2, which never sets the flag: a chain, not a cycle.
+  const auto chain = run_text(kT +
+                              "WaitFlag event=MTE2_MTE1 id=0\nSetFlag event=MTE1_M id=0\n"
+                              "WaitFlag event=MTE1_M id=0\n");
+  REQUIRE(chain.count(ReportKind::Deadlock) == 2);
+  const std::string chain_hints = detail(chain.reports.at(0), "hint") + detail(chain.reports.at(1), "hint");
+  CHECK_THAT(chain_hints, Contains("its SetFlag would come from MTE1, which is itself stuck at line 4"));
+  CHECK_THAT(chain_hints, !Contains("circular"));
+  // M waits for MTE1 and MTE1 for M: each is stuck behind the other.
+  const auto cycle = run_text(kT +
+                              "WaitFlag event=M_MTE1 id=0\nSetFlag event=MTE1_M id=0\n"
+                              "WaitFlag event=MTE1_M id=0\nSetFlag event=M_MTE1 id=0\n");
+  REQUIRE(cycle.count(ReportKind::Deadlock) == 2);
+  const std::string cycle_hints = detail(cycle.reports.at(0), "hint") + detail(cycle.reports.at(1), "hint");
+  CHECK_THAT(cycle_hints,
+             Contains("its SetFlag would come from MTE1, which is itself stuck at line 4 (a circular "
+                      "wait: M -> MTE1 -> M)"));
+  CHECK_THAT(cycle_hints,
+             Contains("its SetFlag would come from M, which is itself stuck at line 6 (a circular "
+                      "wait: MTE1 -> M -> MTE1)"));
+}
+
 TEST_CASE("near misses: set too early, wait too late, ping/pong ids swapped", "[check][near]") {
   const std::string copy = "DataCopy dst=L1:0 src=a blockLen=16\n";
   const std::string load = "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n";

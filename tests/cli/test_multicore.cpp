@@ -24,12 +24,7 @@ nlohmann::json run_stats(const TempDir& d, const std::string& trace, const std::
   return harness::stats(d);
 }
 
-std::string slurp(const std::string& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test_support::slurp;
 
 }  // namespace
 

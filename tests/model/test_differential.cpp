@@ -9,9 +9,9 @@
 #include <map>
 #include <sstream>
 
-#include "../cli/harness.hpp"
 #include "aicore/config/loader.hpp"
 #include "aicore/trace/reader.hpp"
+#include "harness.hpp"
 #include "random_kernel.hpp"
 #include "reference.hpp"
 
@@ -56,7 +56,7 @@ void check_case(uint64_t seed, int cores) {
   }
   const std::vector<std::string> sets = randk::config_sets(rng, cores);
   std::string args = "run " + (cores == 1 ? traces[0] : d.write("kernel.yaml", manifest)) + " --out " +
-                     d.file("out") + " --timing-only --instr-log -q --check none";
+                     d.file("out") + " --timing-only --instr-log -q --check none --config atlas-a2";
   for (const std::string& s : sets) args += " --set " + s;
   const auto r = harness::run(args);
   if (const char* keep = std::getenv("AICORE_DIFF_KEEP"))  // debugging: keep the case's files

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "aicore/common/format.hpp"
 #include "aicore/config/caps.hpp"
 #include "aicore/config/params.hpp"
 #include "docgen.hpp"
@@ -14,22 +15,9 @@
 namespace aicore::docgen {
 namespace {
 
-std::string number(double v) {
-  char buf[64];
-  if (std::nearbyint(v) == v && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 // "524288 (512 KiB)": byte counts are easier to check in binary units.
 std::string with_size(double v, const std::string& unit) {
-  const std::string plain = number(v);
+  const std::string plain = format_number(v);
   if (unit != "bytes" || v < 1024) return plain;
   const char* names[] = {"KiB", "MiB", "GiB", "TiB"};
   double scaled = v / 1024;
@@ -39,7 +27,7 @@ std::string with_size(double v, const std::string& unit) {
     ++i;
   }
   if (std::nearbyint(scaled) != scaled) return plain;
-  return plain + " (" + number(scaled) + " " + names[i] + ")";
+  return plain + " (" + format_number(scaled) + " " + names[i] + ")";
 }
 
 double value_of(const config::Param& p, const config::Config& c) {

@@ -92,9 +92,9 @@ struct Descriptor<LoadData> {
       AICORE_OPTIONAL(T, srcStride, "source fractals between repeats (0 = the same fractal)"),
       AICORE_OPTIONAL(T, dstGap, "destination fractals skipped between repeats"),
       AICORE_OPTIONAL(T, ifTranspose,
-                      "transpose each 16 x 16 fractal; half/bf16 only (int8: fault at run time)"),
-      AICORE_OPTIONAL(T, sid, "stream id; not 0: fault at run time"),
-      AICORE_OPTIONAL(T, addrMode, "address mode; not 0: unsupported-mode fault at run time"));
+                      "transpose each 16 x 16 fractal; half/bf16 only (int8: refused)"),
+      AICORE_OPTIONAL(T, sid, "stream id; must be 0"),
+      AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
 };
 
 template <>
@@ -124,14 +124,14 @@ constexpr auto mmad_operands() {
   return std::make_tuple(AICORE_REQUIRED(T, dst, "C in L0C (Nz), byte offset", in(kL0C)),
                          AICORE_REQUIRED(T, fm, "A (feature map) in L0A (Zz), byte offset", in(kL0A)),
                          AICORE_REQUIRED(T, filter, "B (weights) in L0B (Zn), byte offset", in(kL0B)),
-                         AICORE_REQUIRED(T, m, "rows of A and C; at most 4095 (else fault at run time)"),
-                         AICORE_REQUIRED(T, n, "columns of B and C; at most 4095 (else fault at run time)"));
+                         AICORE_REQUIRED(T, m, "rows of A and C; at most 4095"),
+                         AICORE_REQUIRED(T, n, "columns of B and C; at most 4095"));
 }
 template <class T>
 constexpr auto mmad_flags() {
   return std::make_tuple(
       AICORE_OPTIONAL(T, cmatrixInitVal, "1: C = A x B; 0: C += A x B"),
-      AICORE_OPTIONAL(T, cmatrixSource, "1: initial C from the bias table; not modelled (fault at run time)"),
+      AICORE_OPTIONAL(T, cmatrixSource, "1: initial C from the bias table; not modelled (refused)"),
       AICORE_OPTIONAL(T, isBias, "1: accumulate into C (older spelling of cmatrixInitVal=0)"),
       AICORE_OPTIONAL(T, unitFlag, "Mmad/Fixpipe fine-grained sync; accepted, not modelled"));
 }
@@ -146,7 +146,7 @@ struct Descriptor<Mmad> {
       detail::mmad_operands<T>(),
       std::make_tuple(
           AICORE_REQUIRED(
-              T, k, "reduction length (columns of A, rows of B); at most 4095 (else fault at run time)"),
+              T, k, "reduction length (columns of A, rows of B); at most 4095"),
           AICORE_OPTIONAL(T, dtype, "input type: int8 -> int32 cells, half/bf16 -> float cells",
                           dtypes(kInputTypes))),
       detail::mmad_flags<T>());
@@ -161,7 +161,7 @@ struct Descriptor<MmadWithSparse> {
       detail::mmad_operands<T>(),
       std::make_tuple(AICORE_REQUIRED(T, k,
                                       "the original K (B' holds K/2 rows); a multiple of 4, at most "
-                                      "4095 (else fault at run time)")),
+                                      "4095")),
       detail::mmad_flags<T>());
 };
 
@@ -174,7 +174,7 @@ struct Descriptor<Fixpipe> {
       AICORE_REQUIRED(T, dst, "destination tensor in GM, optionally +byte offset", in(kGM)),
       AICORE_REQUIRED(T, src, "C in L0C (Nz), byte offset", in(kL0C)),
       AICORE_OPTIONAL(T, dtype, "L0C cell type, copied as is", dtypes(kCellTypes)),
-      AICORE_REQUIRED(T, nSize, "columns to write; a multiple of 16 (else fault at run time)"),
+      AICORE_REQUIRED(T, nSize, "columns to write; a multiple of 16, at most 4095"),
       AICORE_REQUIRED(T, mSize, "rows to write"),
       AICORE_REQUIRED(T, srcStride, "L0C rows per 16-column block (ceil16(M) for a whole C)"),
       AICORE_REQUIRED(T, dstStride, "elements per destination row"),
@@ -192,7 +192,7 @@ constexpr auto flag_fields() {
   return std::make_tuple(
       AICORE_REQUIRED(
           T, event,
-          "SRC_DST: the pipe that sets and the pipe that waits; an illegal pair is a fault at run time"),
+          "SRC_DST: the pipe that sets and the pipe that waits; a pair the hardware lacks is refused"),
       AICORE_REQUIRED(T, id, "flag id", at_most(kEventIds - 1)));
 }
 }  // namespace detail
