@@ -85,16 +85,14 @@ void L2Cache::access(const isa::ByteRange* runs, size_t n, uint64_t base, bool w
       lines_.push_back(Pending{line, want, static_cast<size_t>(set_of(line) * g_.ways)});
     }
   }
-  // Two stages ahead of the lookup: 2 x kAhead lines ahead the set's tags and use stamps are
-  // fetched, kAhead lines ahead the way the line will most likely use (the host's memory latency,
-  // not the work, is what a lookup costs: the tag store is larger than the host's caches).
+  // The lookups run a few lines behind a prefetch of their sets' tags and use stamps: the host's
+  // memory latency, not the work, is what a lookup costs (the tag store is larger than the host's
+  // caches).
   constexpr size_t kAhead = 8;
   const size_t n_lines = lines_.size();
-  for (size_t i = 0; i < n_lines && i < 2 * kAhead; ++i) prefetch_set(lines_[i].base);
-  for (size_t i = 0; i < n_lines && i < kAhead; ++i) prefetch_way(lines_[i]);
+  for (size_t i = 0; i < n_lines && i < kAhead; ++i) prefetch_set(lines_[i].base);
   for (size_t i = 0; i < n_lines; ++i) {
-    if (i + 2 * kAhead < n_lines) prefetch_set(lines_[i + 2 * kAhead].base);
-    if (i + kAhead < n_lines) prefetch_way(lines_[i + kAhead]);
+    if (i + kAhead < n_lines) prefetch_set(lines_[i + kAhead].base);
     touch(lines_[i], write, core, now, read_until, c, out);
   }
 }
@@ -118,11 +116,6 @@ void L2Cache::prefetch_set(size_t base) const {
     __builtin_prefetch(&tag_[base + w]);
     __builtin_prefetch(&used_[base + w]);
   }
-}
-
-void L2Cache::prefetch_way(const Pending& p) const {
-  // Only a hint: the lines looked up before this one may still change the set.
-  __builtin_prefetch(&way_[find(p)]);
 }
 
 void L2Cache::touch(const Pending& p, bool write, uint16_t core, uint64_t now, uint64_t read_until,

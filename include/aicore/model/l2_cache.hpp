@@ -82,7 +82,6 @@ class L2Cache {
   // The slot of p's line in its set, or the victim a miss would take.
   size_t find(const Pending& p) const;
   void prefetch_set(size_t base) const;
-  void prefetch_way(const Pending& p) const;
   void touch(const Pending& p, bool write, uint16_t core, uint64_t now, uint64_t read_until, L2Counts& c,
              L2Outcome& out);
 
