@@ -3,7 +3,8 @@
 #  1. the held-out check: fit to the training rows only (calibration/fitted-train-atlas-a2.yaml), predict
 #     the check rows and the held-out kernel; docs/validation.png is drawn from this fit;
 #  2. the preset values: the same fit to every row, written to calibration/fitted-atlas-a2.yaml.
-# The values in configs/atlas_a2.yaml and atlas_a3.yaml are those of step 2, each citing its rows.
+# The values in configs/arch2201.yaml (the base of every SoC preset, atlas-a2 and atlas-a3 included)
+# are those of step 2, each citing its rows.
 # AICORE_BUILD_DIR picks the build directory (default build/release); -j 2 unless JOBS says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."

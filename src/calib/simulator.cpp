@@ -35,8 +35,16 @@ std::vector<SimResult> read_cores(const std::string& dir, size_t cores) {
 bool may_share_chip(const std::vector<std::string>& sets, const config::Config& base) {
   for (const std::string& s : sets)
     if (s.rfind("chip.", 0) == 0 || s.rfind("gm.shared_bytes_per_cycle=", 0) == 0) return false;
-  return base.chip.gm_bytes_per_cycle >= base.gm.shared_bytes_per_cycle;
+  // A lone job does not meet the chip's shared bandwidths when its core's port is below them (the
+  // calibration rows move rows of 128 B or more, which an L2 line fill cannot inflate past them),
+  // so jobs on the cores of one run do not slow each other once those are lifted (make_simulator).
+  const config::ChipConfig& ch = base.chip;
+  return std::min({ch.hbm_capacity(), ch.l2_read_capacity(), ch.l2_write_capacity()}) >=
+         base.gm.shared_bytes_per_cycle;
 }
+
+// chip.cores is at most 128 (config/params.cpp).
+constexpr size_t kMaxCoresPerRun = 128;
 
 struct Process {
   std::vector<size_t> jobs;  // indexes into the batch
@@ -61,7 +69,7 @@ std::vector<Process> group(const std::vector<SimJob>& jobs, const config::Config
       for (size_t i : idx) out.push_back({{i}, sets});
       continue;
     }
-    const size_t per = (idx.size() + split - 1) / split;
+    const size_t per = std::min<size_t>((idx.size() + split - 1) / split, kMaxCoresPerRun);
     for (size_t at = 0; at < idx.size(); at += per)
       out.push_back(
           {std::vector<size_t>(idx.begin() + at, idx.begin() + std::min(idx.size(), at + per)), sets});
@@ -100,7 +108,11 @@ Simulator pool_simulator(const sweep::PoolOptions& options, const std::string& c
         info.args.insert(
             info.args.end(),
             {"--set", "chip.cores=" + std::to_string(std::max<size_t>(p.jobs.size(), base.chip.cores)),
-             "--set", "chip.gm_bytes_per_cycle=1000000"});
+             "--set", "chip.hbm.bytes_per_cycle=1000000", "--set",
+             "chip.hbm.bytes_per_cycle_per_core=1000000", "--set", "chip.l2.read_bytes_per_cycle=1000000",
+             "--set", "chip.l2.write_bytes_per_cycle=1000000", "--set",
+             "chip.l2.read_bytes_per_cycle_per_core=1000000", "--set",
+             "chip.l2.write_bytes_per_cycle_per_core=1000000"});
       infos.push_back(std::move(info));
     }
     std::map<std::string, sweep::Record> records;

@@ -31,6 +31,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 // What each command's --help shows; the top-level help is made of these.
 CommandHelp run_help();
 CommandHelp config_help();
+CommandHelp config_list_help();
 CommandHelp kernel_help();
 
 }  // namespace aicore::cli

@@ -43,8 +43,9 @@ struct KernelArgs {
 po::options_description kernel_options(KernelArgs& k) {
   session::RunOptions& a = k.launch.run;
   po::options_description o;
-  o.add_options()("config", po::value(&a.config)->value_name("PRESET|YAML"),
-                  "preset (atlas-a2, atlas-a3) or YAML file, as for run (default atlas-a2)")(
+  o.add_options()(
+      "config", po::value(&a.config)->value_name("PRESET|YAML"),
+      "preset (atlas-a2, atlas-a3 or a SoC: config list) or YAML file, as for run (default atlas-a2)")(
       "set", po::value(&a.sets)->value_name("KEY=VALUE")->composing(),
       "override one config key (repeatable)")(
       "out", po::value(&a.out_dir)->value_name("DIR"),

@@ -26,7 +26,8 @@ po::options_description run_options(RunArgs& r) {
   session::RunOptions& a = r.run;
   po::options_description o;
   o.add_options()("config", po::value(&a.config)->value_name("PRESET|YAML"),
-                  "preset (atlas-a2, atlas-a3) or YAML file; a YAML file may start from another with "
+                  "preset (atlas-a2, atlas-a3 or a SoC: config list) or YAML file; a YAML file may start "
+                  "from another with "
                   "'base: PRESET|PATH' and give only the keys it changes (default atlas-a2)")(
       "set", po::value(&a.sets)->value_name("KEY=VALUE")->composing(),
       "override one config key, e.g. --set gm.read.bytes_per_cycle=128 (repeatable; later ones win)")(

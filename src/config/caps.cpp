@@ -18,8 +18,6 @@ const std::vector<Cap>& caps() {
        "Fixpipe cannot write GM faster than it reads 4-byte L0C cells", 4, " x 4", false},
       {"fixpipe.elements_per_cycle", "gm.write.bytes_per_cycle",
        "Fixpipe cannot read L0C faster than it writes the 4-byte cells to GM", 0.25, " / 4", false},
-      {"gm.shared_bytes_per_cycle", "chip.gm_bytes_per_cycle",
-       "a core's GM port cannot carry more than the whole chip's GM bandwidth"},
   };
   return table;
 }

@@ -28,7 +28,7 @@ using test_support::slurp;
 
 }  // namespace
 
-TEST_CASE("multicore: both cores' results are bit-exact and each core alone times like one core",
+TEST_CASE("multicore: both cores' results are bit-exact; reading the same inputs at once slows the second",
           "[cli][multicore]") {
   TempDir d1, d2;
   const auto r = harness::run("run " + kManifest + " --out " + d2.file("out"));
@@ -36,9 +36,17 @@ TEST_CASE("multicore: both cores' results are bit-exact and each core alone time
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out,
              Contains("expect c0: match (1048576 bytes)") && Contains("expect c1: match (1048576 bytes)"));
-  const auto two = harness::stats(d2);
+  const auto shared = harness::stats(d2);
   const auto one = run_stats(d1, kOne, "");
-  // The chip's GM (864 B/cycle on atlas-a2) exceeds two cores' ports (2 x 256): no core slows.
+  // Both cores read the same inputs at the same moments: the second reader of each line waits
+  // (chip.l2.same_address_penalty); by less than the penalty itself, since copies also overlap.
+  CHECK(shared["cycles"].get<uint64_t>() > one["cycles"].get<uint64_t>());
+  CHECK(shared["cycles"].get<double>() < 1.15 * one["cycles"].get<double>());
+  CHECK(shared["cores"][1]["l2"]["shared_reads"].get<uint64_t>() > 0);
+  // Without that penalty, the chip's shared bandwidths (768 B/cycle of HBM, 2640 of L2 reads on
+  // the published figures) exceed two cores' ports (2 x 256): no core slows.
+  TempDir d3;
+  const auto two = run_stats(d3, kManifest, "--set chip.l2.same_address_penalty=0");
   CHECK(two["cycles"] == one["cycles"]);
   REQUIRE(two["cores"].size() == 2);
   for (const auto& core : two["cores"]) {
@@ -48,27 +56,41 @@ TEST_CASE("multicore: both cores' results are bit-exact and each core alone time
   CHECK(two["instructions"].get<uint64_t>() == 2 * one["instructions"].get<uint64_t>());
   CHECK(two["pipes"]["MTE2"]["busy_cycles"].get<uint64_t>() ==
         2 * one["pipes"]["MTE2"]["busy_cycles"].get<uint64_t>());
+  // The second core reads from L2 what the first filled: the chip misses only once.
+  CHECK(two["chip"]["l2"]["hbm_read_bytes"] == one["chip"]["l2"]["hbm_read_bytes"]);
 }
 
 TEST_CASE(
-    "multicore: chip GM bandwidth below twice a core's port makes the chip slower, at or above it does not",
+    "multicore: with no L2, HBM bandwidth below twice a core's port makes the chip slower, at or above it "
+    "does not",
     "[cli][multicore]") {
+  // No L2: every byte of both cores comes from HBM; no same-address penalty (nothing is cached).
+  const std::string base =
+      "--timing-only --set chip.l2.bytes=0 --set chip.hbm.bytes_per_cycle_per_core=1000 ";
   TempDir one_dir;
-  const uint64_t alone = run_stats(one_dir, kOne, "--timing-only")["cycles"];
+  const uint64_t alone = run_stats(one_dir, kOne, base)["cycles"];
   // gm.shared_bytes_per_cycle = 256 is one core's GM port.
   for (const char* bw : {"512", "2000"}) {
     TempDir d;
-    INFO("chip.gm_bytes_per_cycle=" << bw);
-    CHECK(run_stats(d, kManifest,
-                    std::string("--timing-only --set chip.gm_bytes_per_cycle=") + bw)["cycles"] == alone);
+    INFO("chip.hbm.bytes_per_cycle=" << bw);
+    CHECK(run_stats(d, kManifest, base + "--set chip.hbm.bytes_per_cycle=" + bw)["cycles"] == alone);
   }
   for (const char* bw : {"400", "200"}) {
     TempDir d;
-    INFO("chip.gm_bytes_per_cycle=" << bw);
-    const auto s = run_stats(d, kManifest, std::string("--timing-only --set chip.gm_bytes_per_cycle=") + bw);
+    INFO("chip.hbm.bytes_per_cycle=" << bw);
+    const auto s = run_stats(d, kManifest, base + "--set chip.hbm.bytes_per_cycle=" + bw);
     CHECK(s["cycles"].get<uint64_t>() > alone);
     CHECK(s["pipes"]["MTE2"]["wait_cycles"]["port"].get<uint64_t>() > 0);
   }
+}
+
+TEST_CASE("multicore: atlas-a3 times a kernel exactly as atlas-a2", "[cli][multicore][preset]") {
+  TempDir a2, a3;
+  auto s2 = run_stats(a2, kManifest, "--timing-only --config atlas-a2");
+  auto s3 = run_stats(a3, kManifest, "--timing-only --config atlas-a3");
+  CHECK(s2["config"]["name"] != s3["config"]["name"]);
+  for (auto* s : {&s2, &s3}) s->erase("config");
+  CHECK(s2 == s3);
 }
 
 TEST_CASE("multicore: instr.csv, timeline.json and waves.vcd are per core", "[cli][multicore][inspect]") {

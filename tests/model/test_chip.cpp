@@ -183,12 +183,13 @@ TEST_CASE("chip: more cores than chip.cores is bad input", "[model][chip]") {
   }
 }
 
-TEST_CASE("chip: two cores share the chip's GM bandwidth", "[model][chip][gm]") {
-  // Each core copies 16 KiB at its 150 B/cycle path rate; alone that takes ceil(16384/150) = 110.
-  // A chip bandwidth of 200 gives each 100 B/cycle: 164 cycles.
+TEST_CASE("chip: two cores share the chip's HBM bandwidth", "[model][chip][gm]") {
+  // Each core copies 16 KiB of its own tensor at its 150 B/cycle path rate; alone that takes
+  // ceil(16384/150) = 110. Every line misses the L2, so an HBM bandwidth of 200 gives each 100
+  // B/cycle: 164 cycles.
   model::ProgramSource a({tensor("x", 65536)}, {at_line(copy(0, 512), 1)});
-  model::ProgramSource b({tensor("x", 65536)}, {at_line(copy(0, 512), 1)});
-  model::Chip chip(preset({"chip.gm_bytes_per_cycle=200"}), {&a, &b}, true);
+  model::ProgramSource b({tensor("y", 65536)}, {at_line(copy(0, 512), 1)});
+  model::Chip chip(preset({"chip.hbm.bytes_per_cycle=200"}), {&a, &b}, true);
   Keyed rec;
   chip.add_observer(&rec);
   const model::ChipSummary s = chip.run();
@@ -199,6 +200,10 @@ TEST_CASE("chip: two cores share the chip's GM bandwidth", "[model][chip][gm]") 
   CHECK(s.cores.size() == 2);
   CHECK(s.cores[0].pipes[static_cast<size_t>(isa::Pipe::MTE2)].busy_cycles == 110);
   CHECK(s.cores[0].pipes[static_cast<size_t>(isa::Pipe::MTE2)].stall_cycles == 54);
+  CHECK(rec.of(0, 0).l2_misses == 32);  // 16 KiB in 512-byte lines
+  CHECK(rec.of(0, 0).hbm_bytes == 16384);
+  CHECK(s.l2.counts.read_misses == 64);
+  CHECK(s.cores[1].l2.hbm_read_bytes == 16384);
 }
 
 TEST_CASE("chip: issue events come at once, per core in program order, each before its instruction's record",

@@ -39,7 +39,10 @@ struct InstrRecord {
   // other transfers): stall, not busy, time. Counted in wait_cycles too (cause Port).
   uint64_t port_stall_cycles = 0;
   uint64_t queue_wait_cycles = 0;  // cycles the scalar unit stalled on a full queue before issuing it
-  uint8_t flag_id = 0;             // for Flag waits
+  // GM transfers: the L2 lines it hit and missed, and the HBM bytes it moved (fills and
+  // write-backs of the dirty lines it evicted).
+  uint64_t l2_hits = 0, l2_misses = 0, hbm_bytes = 0;
+  uint8_t flag_id = 0;  // for Flag waits
 };
 
 // A flag became set (a SetFlag fired) or was consumed (a WaitFlag released).

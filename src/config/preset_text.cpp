@@ -1,10 +1,10 @@
-// A line scanner for the preset files: yaml-cpp drops comments, and the comment after each
-// value is where the presets name their source.
+// A line scanner for the preset files (preset_text.hpp).
+#include "aicore/config/preset_text.hpp"
+
 #include <stdexcept>
+#include <vector>
 
-#include "docgen.hpp"
-
-namespace aicore::docgen {
+namespace aicore::config {
 namespace {
 
 std::string trim(const std::string& s) {
@@ -48,6 +48,8 @@ PresetText scan_preset(const std::string& text, const std::string& file) {
         *last_comment += " " + trim(line.substr(indent + 1));
       } else {
         last_comment = nullptr;
+        if (indent == 0 && out.keys.empty() && out.groups.empty())
+          out.header += (out.header.empty() ? "" : " ") + trim(line.substr(1));
       }
       continue;
     }
@@ -87,4 +89,4 @@ PresetText scan_preset(const std::string& text, const std::string& file) {
   return out;
 }
 
-}  // namespace aicore::docgen
+}  // namespace aicore::config
