@@ -6,7 +6,7 @@
 # in timing-only mode at 1M vs 10M.
 #
 #   bench/rss.sh SCALE_RSS AICORE_SIM [SMALL [LARGE]]     (default 1000000 10000000)
-#   cmake --build build/release --target bench_rss         (the same, with the build's binaries)
+#   cmake --build build/test --target bench_rss            (the same, with the build's binaries)
 #
 # Exit status is nonzero only when a run fails, never for a missed target.
 set -euo pipefail

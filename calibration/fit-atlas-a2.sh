@@ -3,14 +3,15 @@
 #  1. the held-out check: fit to the training rows only (calibration/fitted-train-atlas-a2.yaml), predict
 #     the check rows and the held-out kernel; docs/validation.png is drawn from this fit;
 #  2. the preset values: the same fit to every row, written to calibration/fitted-atlas-a2.yaml.
-# The values in configs/atlas_a2.yaml and atlas_a3.yaml are those of step 2, each citing its rows.
+# The values in configs/arch2201.yaml (the base of every SoC preset, atlas-a2 and atlas-a3 included)
+# are those of step 2, each citing its rows.
 # AICORE_BUILD_DIR picks the build directory (default build/release); -j 2 unless JOBS says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${AICORE_BUILD_DIR:-build/release}
 SIM="$B/aicore-sim"
 KEYS=gm.read.bytes_per_cycle,gm.read.overhead_cycles,gm.read.latency_cycles,gm.read.window_bytes
-KEYS+=,gm.read.row_cycles,gm.write.row_cycles,mte1.to_l0a.overhead_cycles,mte1.to_l0b.overhead_cycles
+KEYS+=,gm.read.row_cycles,mte1.to_l0a.overhead_cycles,mte1.to_l0b.overhead_cycles
 KEYS+=,cube.head_cycles,cube.fixed_cycles,issue.min_interval_mte1,issue.min_interval_m,scalar.data_copy_nd2nz
 echo "== 1. held-out check: fitted to the training rows, the check rows only predicted"
 "$SIM" calibrate calibration/measured-910b1.csv calibration/kernels-a2.csv calibration/kernels-a2-heldout.csv \

@@ -1,7 +1,8 @@
 // Fuzz target: the config loader (yaml-cpp parse, key walk, --set overrides, resolution and range
 // checks). Input: YAML text, then optionally a line "%%" followed by one --set string per line.
-// Empty YAML means the atlas-a2 preset, so --set strings are fuzzed against a complete file;
-// `base: atlas-a2` makes an overlay of a preset (read from AICORE_CONFIGS_DIR or the source tree).
+// Empty YAML means the complete base file (configs/arch2201.yaml), so --set strings are fuzzed
+// against a complete file; `base: atlas-a2` makes an overlay of a preset (read from
+// AICORE_CONFIGS_DIR or the source tree).
 // Oracle: an accepted config, dumped as YAML (config show) and loaded again, dumps identically
 // and gives the same JSON (the stats.json "config" object).
 #include <cstdint>
@@ -21,10 +22,10 @@ namespace {
 
 const std::string& preset_text() {
   static const std::string text = [] {
-    std::ifstream f(config::default_configs_dir() + "/atlas_a2.yaml", std::ios::binary);
+    std::ifstream f(config::default_configs_dir() + "/arch2201.yaml", std::ios::binary);
     std::stringstream s;
     s << f.rdbuf();
-    if (s.str().empty()) fuzz::oracle_failed("cannot read the atlas-a2 preset (set AICORE_CONFIGS_DIR)");
+    if (s.str().empty()) fuzz::oracle_failed("cannot read configs/arch2201.yaml (set AICORE_CONFIGS_DIR)");
     return s.str();
   }();
   return text;

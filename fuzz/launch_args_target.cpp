@@ -1,4 +1,4 @@
-// Fuzz target: the launch options a kernel program reads from $AICORE_SIM_ARGS (cli/launch_args.hpp),
+// Fuzz target: the launch options a kernel program reads from $AICORE_SIM_ARGS (session/launch_args.hpp),
 // parsed as the front end parses them, config included (src/frontend/launch_options.cpp).
 // Input: the variable's text, one argument per line. Oracle: accepted options written back as
 // text (as aicore-sim kernel writes them) parse to the same options, and that text is a fixed point.
@@ -12,8 +12,8 @@
 using namespace aicore;
 
 namespace {
-bool same(const cli::LaunchArgs& a, const cli::LaunchArgs& b) {
-  const cli::RunArgs &x = a.run, &y = b.run;
+bool same(const session::LaunchArgs& a, const session::LaunchArgs& b) {
+  const session::RunOptions &x = a.run, &y = b.run;
   return x.config == y.config && x.out_dir == y.out_dir && x.sets == y.sets && x.window == y.window &&
          x.timing_only == y.timing_only && x.instr_log == y.instr_log && x.timeline == y.timeline &&
          x.vcd == y.vcd && x.quiet == y.quiet && x.verbosity == y.verbosity && x.check == y.check &&
@@ -30,12 +30,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (err.str().empty()) fuzz::oracle_failed("refused without a message:\n" + text);
     return 0;
   }
-  const std::string back = cli::launch_args_text(*parsed);
+  const std::string back = session::launch_args_text(*parsed);
   std::ostringstream err2;
-  const auto again = cli::parse_launch_args(back, err2);
+  const auto again = session::parse_launch_args(back, err2);
   if (!again) fuzz::oracle_failed("written-back options do not parse: " + err2.str() + "\n" + back);
   if (!same(*parsed, *again)) fuzz::oracle_failed("options change through their text:\n" + back);
-  if (cli::launch_args_text(*again) != back)
+  if (session::launch_args_text(*again) != back)
     fuzz::oracle_failed("launch_args_text is not a fixed point:\n" + back);
   return 0;
 }

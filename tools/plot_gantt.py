@@ -7,20 +7,15 @@ over the plotted cycles. Needs Debian's python3-matplotlib: run it with /usr/bin
 
   /usr/bin/python3 tools/plot_gantt.py out/instr.csv -o gantt.png [--window 0:20000] [--title T]
 
-Exit status: 0 written, 2 bad input (missing file or column, bad --window), as aicore-sim.
+Exit status: 0 written, 2 bad input (missing file or column, bad --window) or matplotlib missing, as
+aicore-sim.
 """
 import argparse
-import csv
 import sys
 
-# Pipe in instr.csv -> lane label and colour; lanes top to bottom in data-flow order.
-LANES = [("S", "SCALAR", "#7f7f7f"), ("MTE2", "MTE2", "#1f77b4"), ("MTE1", "MTE1", "#2ca02c"),
-         ("M", "CUBE", "#d62728"), ("FIX", "FIXP", "#9467bd"), ("MTE3", "MTE3", "#8c564b")]
+from plot_common import PIPES, InputProblem, main as run_main, pyplot, read_csv
+
 NEEDED = ("pipe", "start_cycle", "busy_end_cycle", "end_cycle")
-
-
-class InputProblem(Exception):
-    pass
 
 
 def parse_window(text):
@@ -35,25 +30,18 @@ def parse_window(text):
 def read_intervals(path):
     """Busy intervals per (core, pipe), merged where one instruction starts as the previous ends (keeps
     the drawing small for long runs), and the last cycle any result became visible."""
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        raise InputProblem(f"cannot read {path}: {e.strerror}")
-    with f:
-        rows = csv.DictReader(f)
-        missing = [c for c in NEEDED if c not in (rows.fieldnames or [])]
-        if missing:
-            raise InputProblem(f"{path}: not an instr.csv (missing column {', '.join(missing)})")
-        spans, last = {}, 0
+    _, rows = read_csv(path, NEEDED, "an instr.csv")
+    spans, last = {}, 0
+    for line, r in enumerate(rows, start=2):
         try:
-            for r in rows:
-                s, e = int(r["start_cycle"]), int(r["busy_end_cycle"])
-                last = max(last, int(r["end_cycle"]))
-                if e > s:
-                    # instr.csv of a chip of several cores has a core column: a lane per core and pipe
-                    spans.setdefault((int(r.get("core") or 0), r["pipe"]), []).append((s, e))
+            s, e = int(r["start_cycle"]), int(r["busy_end_cycle"])
+            last = max(last, int(r["end_cycle"]))
+            core = int(r.get("core") or 0)
         except (ValueError, TypeError):
-            raise InputProblem(f"{path}:{rows.line_num}: malformed row")
+            raise InputProblem(f"{path}:{line}: malformed row")
+        if e > s:
+            # instr.csv of a chip of several cores has a core column: a lane per core and pipe
+            spans.setdefault((core, r["pipe"]), []).append((s, e))
     merged = {}
     for pipe, iv in spans.items():
         iv.sort()
@@ -72,13 +60,10 @@ def clip(intervals, lo, hi):
 
 
 def plot(merged, lo, hi, title, out):
-    import matplotlib
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     cores = sorted({core for core, _ in merged})
     lanes = [((core, pipe), (f"core{core} " if len(cores) > 1 else "") + label, colour)
-             for core in cores for pipe, label, colour in LANES
+             for core in cores for pipe, (label, colour) in PIPES.items()
              if (core, pipe) in merged or pipe != "MTE3"]
     fig, (gantt, util) = plt.subplots(1, 2, figsize=(12, 0.55 * len(lanes) + 1.6),
                                       gridspec_kw={"width_ratios": [5, 1]}, sharey=True)
@@ -109,21 +94,15 @@ def main(argv):
     ap.add_argument("--window", help="plot only cycles START:END")
     ap.add_argument("--title", help="chart title")
     args = ap.parse_args(argv)
-    try:
+
+    def draw():
         lo, hi = parse_window(args.window) if args.window else (0, None)
         merged, last = read_intervals(args.csv)
         if not merged:
             raise InputProblem(f"{args.csv}: no instruction occupied a pipe (empty run?)")
-        hi = hi if hi is not None else max(last, lo + 1)
-        plot(merged, lo, hi, args.title, args.out)
-    except InputProblem as e:
-        print(f"plot_gantt.py: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"plot_gantt.py: error: cannot write {args.out}: {e.strerror}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.out}")
-    return 0
+        plot(merged, lo, hi if hi is not None else max(last, lo + 1), args.title, args.out)
+
+    return run_main("plot_gantt.py", draw, args.out)
 
 
 if __name__ == "__main__":

@@ -13,36 +13,18 @@ Writes DIR/sweep.png (DIR defaults to the CSV's folder). Exit status: 0 written,
 (missing file or column, no ok point) or matplotlib missing, as aicore-sim.
 """
 import argparse
-import csv
 import json
-import math
 import os
 import sys
 
-# Pipe -> msprof-style label and colour, as tools/plot_gantt.py.
-PIPES = {"S": ("SCALAR", "#7f7f7f"), "MTE2": ("MTE2", "#1f77b4"), "MTE1": ("MTE1", "#2ca02c"),
-         "M": ("CUBE", "#d62728"), "FIX": ("FIXP", "#9467bd"), "MTE3": ("MTE3", "#8c564b")}
+from plot_common import PIPES, UNKNOWN_PIPE, InputProblem, main as run_main, number, pyplot, read_csv
+
 NEEDED = ("trace", "config", "status", "cycles", "bound_pipe")
 MAX_LINES = 8  # more lines than this in one panel are unreadable: fall back to best + band
 
 
-class InputProblem(Exception):
-    pass
-
-
 def read_rows(path):
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        raise InputProblem(f"cannot read {path}: {e.strerror}")
-    with f:
-        reader = csv.DictReader(f)
-        cols = reader.fieldnames or []
-        missing = [c for c in NEEDED if c not in cols]
-        if missing:
-            raise InputProblem(f"{path}: not a sweep results.csv (missing column {', '.join(missing)})")
-        rows = list(reader)
-    return cols, rows
+    return read_csv(path, NEEDED, "a sweep results.csv")
 
 
 def swept_keys(path, cols, rows):
@@ -59,14 +41,6 @@ def swept_keys(path, cols, rows):
     keys = cols[cols.index("config") + 1:cols.index("status")]
     keys = [k for k in ("trace", "config") if len({r[k] for r in rows}) > 1] + keys
     return keys
-
-
-def number(text):
-    try:
-        v = float(text)
-        return v if math.isfinite(v) else None
-    except ValueError:
-        return None
 
 
 def ordered_values(rows, key):
@@ -110,14 +84,15 @@ def trace_name(t):
 
 def pipe_markers(ax, xs, ys, pipes):
     for x, y, p in zip(xs, ys, pipes):
-        ax.scatter([x], [y], s=46, color=PIPES.get(p, ("?", "#000000"))[1], edgecolors="black",
+        ax.scatter([x], [y], s=46, color=PIPES.get(p, UNKNOWN_PIPE)[1], edgecolors="black",
                    linewidths=0.6, zorder=3)
 
 
 def line_panel(ax, rows, key, keys):
     xaxis = Axis(ordered_values(rows, key))
     others = [k for k in keys if k != key and k != "trace"]
-    traces = ordered_values(rows, "trace")
+    # Along a gen field the trace changes with x: one line over all of them, not one per trace.
+    traces = [None] if is_input_key(key) and key != "trace" else ordered_values(rows, "trace")
     other_vals = ordered_values(rows, others[0]) if len(others) == 1 else []
     if len(traces) == 1 and len(others) == 1 and len(other_vals) <= MAX_LINES:
         cmap = __import__("matplotlib").colormaps["Greys"]
@@ -133,15 +108,16 @@ def line_panel(ax, rows, key, keys):
         for t in traces:
             best, worst = {}, {}
             for r in rows:
-                if r["trace"] != t:
+                if t is not None and r["trace"] != t:
                     continue
                 x, c = xaxis.pos[r[key]], float(r["cycles"])
                 if x not in best or c < best[x][0]:
                     best[x] = (c, r["bound_pipe"])
                 worst[x] = max(worst.get(x, c), c)
             xs = sorted(best)
+            name = trace_name(t) if t is not None else "cycles"
             line, = ax.plot(xs, [best[x][0] for x in xs], linewidth=1.6,
-                            label=trace_name(t) + (" (best)" if others else ""))
+                            label=name + (" (best)" if others else ""))
             if others:
                 ax.fill_between(xs, [best[x][0] for x in xs], [worst[x] for x in xs],
                                 color=line.get_color(), alpha=0.15, linewidth=0)
@@ -168,6 +144,34 @@ def grid_cells(rows, kx, ky):
         if k not in cells or c < cells[k][0]:
             cells[k] = (c, r["bound_pipe"])
     return cells
+
+
+def is_input_key(key):
+    """A column that picks the input: the trace, or a gen field (each gen case is a trace of its own)."""
+    return key == "trace" or key.startswith("gen.")
+
+
+def heatmap_view(rows, keys):
+    """What the heatmap shows: (rows, x key, y key, title note), or None with fewer than two keys besides
+    the trace. The rows are those of the first trace when the trace does not follow from the two keys;
+    when one of them is a gen field, each of its values is another trace, so every trace stays (one
+    trace would leave a single column)."""
+    grid = [k for k in keys if k != "trace"][:2]
+    if len(grid) < 2:
+        return None
+    kx, ky = grid
+    # A gen column is empty on the rows of a listed trace: those have no cell.
+    rows = [r for r in rows if r.get(kx, "") != "" and r.get(ky, "") != ""]
+    note = ""
+    if not any(is_input_key(k) for k in grid):
+        traces = ordered_values(rows, "trace")
+        if len(traces) > 1:
+            note = f" ({trace_name(traces[0])})"
+        rows = [r for r in rows if r["trace"] == traces[0]]
+    rest = [k for k in keys if k not in grid and k != "trace" and len(ordered_values(rows, k)) > 1]
+    if rest:
+        note += " (best over " + ", ".join(rest) + ")"
+    return rows, kx, ky, note
 
 
 def heatmaps(ax_c, ax_p, fig, rows, kx, ky, note):
@@ -200,13 +204,7 @@ def heatmaps(ax_c, ax_p, fig, rows, kx, ky, note):
 
 
 def plot(rows, keys, failed, title, out):
-    try:
-        import matplotlib
-    except ImportError:
-        raise InputProblem("matplotlib is not installed: on Debian install python3-matplotlib "
-                           "(bash scripts/deps.sh does), or run this with a python3 that has it")
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     from matplotlib.lines import Line2D
 
     line_keys = [k for k in keys if k != "trace"] or ["trace"]
@@ -219,12 +217,8 @@ def plot(rows, keys, failed, title, out):
     for i in range(len(line_keys), ncols):
         axes[0][i].axis("off")
     if nrows == 2:
-        traces = ordered_values(rows, "trace")
-        sub = [r for r in rows if r["trace"] == traces[0]]
-        rest = [k for k in keys if k not in grid_keys and k != "trace"]
-        note = (f" ({trace_name(traces[0])})" if len(traces) > 1 else "") + (
-            " (best over " + ", ".join(rest) + ")" if rest else "")
-        heatmaps(axes[1][0], axes[1][1], fig, sub, grid_keys[0], grid_keys[1], note)
+        sub, kx, ky, note = heatmap_view(rows, keys)
+        heatmaps(axes[1][0], axes[1][1], fig, sub, kx, ky, note)
         for i in range(2, ncols):
             axes[1][i].axis("off")
     seen = [p for p in PIPES if any(r["bound_pipe"] == p for r in rows)]
@@ -245,7 +239,8 @@ def main(argv):
     args = ap.parse_args(argv)
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     out = os.path.join(out_dir, "sweep.png")
-    try:
+
+    def draw():
         cols, rows = read_rows(args.csv)
         keys = swept_keys(args.csv, cols, rows)
         ok = [r for r in rows if r["status"] == "ok" and number(r["cycles"]) is not None]
@@ -260,15 +255,8 @@ def main(argv):
         except (OSError, ValueError):
             pass
         plot(ok, keys, len(rows) - len(ok), title, out)
-    except InputProblem as e:
-        print(f"plot_sweep.py: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"plot_sweep.py: error: cannot write {out}: {e.strerror}", file=sys.stderr)
-        return 2
-    print(f"wrote {out}")
-    return 0
 
+    return run_main("plot_sweep.py", draw, out)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -13,36 +13,17 @@ POINTS.csv columns: kind,dst,param,measured,simulated,set,unit (set: train, chec
 simulated point with no measurement). Exit status: 0 written, 2 bad input or matplotlib missing.
 """
 import argparse
-import csv
 import os
 import sys
 
+from plot_common import InputProblem, main as run_main, number, pyplot, read_csv
+
 NEEDED = ("kind", "dst", "param", "measured", "simulated", "set", "unit")
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e"]
-
-
-class InputProblem(Exception):
-    pass
-
-
-def number(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return None
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e"]  # one per dst line
 
 
 def read_rows(path):
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        raise InputProblem(f"cannot read {path}: {e.strerror}")
-    with f:
-        reader = csv.DictReader(f)
-        missing = [c for c in NEEDED if c not in (reader.fieldnames or [])]
-        if missing:
-            raise InputProblem(f"{path}: not a validate points file (missing column {', '.join(missing)})")
-        rows = list(reader)
+    _, rows = read_csv(path, NEEDED, "a validate points file")
     if not rows:
         raise InputProblem(f"{path}: no points to plot")
     return rows
@@ -101,13 +82,7 @@ def kernel_panel(ax, name, rows):
 
 
 def plot(rows, title, out):
-    try:
-        import matplotlib
-    except ImportError:
-        raise InputProblem("matplotlib is not installed: on Debian install python3-matplotlib "
-                           "(bash scripts/deps.sh does), or run this with a python3 that has it")
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     panels = []
     for r in rows:
@@ -138,21 +113,15 @@ def main(argv):
     ap.add_argument("--title", default="aicore-sim against measured silicon", help="figure title")
     args = ap.parse_args(argv)
     out = args.out or os.path.splitext(args.csv)[0] + ".png"
-    try:
+
+    def draw():
         rows = read_rows(args.csv)
         for r in rows:
             if number(r["simulated"]) is None or (r["set"] != "curve" and not number(r["measured"])):
                 raise InputProblem(f"{args.csv}: a row without numbers: {r}")
         plot(rows, args.title, out)
-    except InputProblem as e:
-        print(f"plot_validation.py: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"plot_validation.py: error: cannot write {out}: {e.strerror}", file=sys.stderr)
-        return 2
-    print(f"wrote {out}")
-    return 0
 
+    return run_main("plot_validation.py", draw, out)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

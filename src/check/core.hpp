@@ -17,6 +17,7 @@
 #include "knowledge.hpp"
 #include "read_log.hpp"
 #include "report_book.hpp"
+#include "strided_map.hpp"
 
 namespace aicore::check {
 
@@ -48,6 +49,7 @@ struct ReaderCell {
   }
 };
 using Shadow = IntervalMap<ShadowCell>;
+using GmShadow = StridedMap<ShadowCell>;
 
 class CoreChecker {
  public:
@@ -128,19 +130,26 @@ class CoreChecker {
   // Memory hazards (hazards.cpp).
   void process_memory(const isa::Instruction& in, size_t pipe);
   // One buffer (or GM tensor): writers in the shadow map, recent reads in the log.
-  struct Buffer {
-    Shadow map;
+  struct Reads {
     IntervalMap<ReaderCell> folded;
     ReadLog reads;
     uint32_t writers = 0;  // pipes whose writes the reads must be ordered before (bit per pipe)
   };
-  Buffer& buffer(isa::Space s, uint32_t tensor);
-  void read(Buffer& buf, const isa::OperandAccess& o, const Access& b,
-            std::vector<isa::ByteRange>& undefined);
-  void write(Buffer& buf, const isa::OperandAccess& o, const Access& b);
-  void prune(Buffer& buf);
-  std::array<uint64_t, isa::kPipeCount> dead_below(const Buffer& buf) const;
-  void fold(Buffer& buf);
+  template <class Map>
+  struct BufferOf : Reads {
+    Map map;
+  };
+  using Buffer = BufferOf<Shadow>;      // on chip: defined bytes tracked
+  using GmBuffer = BufferOf<GmShadow>;  // a GM tensor: always defined, written in strided tiles
+  Buffer& buffer(isa::Space s);
+  GmBuffer& gm(uint32_t tensor);
+  template <class B>
+  void read(B& buf, const isa::OperandAccess& o, const Access& b, std::vector<isa::ByteRange>& undefined);
+  template <class B>
+  void write(B& buf, const isa::OperandAccess& o, const Access& b);
+  void prune(Reads& buf);
+  std::array<uint64_t, isa::kPipeCount> dead_below(const Reads& buf) const;
+  void fold(Reads& buf);
   // Whether b's pipe knows `a` complete; if so, notes which sync it owes that to (for the
   // unneeded-sync lint). Inline: every access meets a few of these.
   bool ordered(const Access& b, const AccessRef& a) {
@@ -171,6 +180,10 @@ class CoreChecker {
                const std::string& hint);
   void end_lints();
   void deadlock_hints();
+  // The instruction `pipe` is stuck at when the run ends (nullptr when it is not stuck).
+  const isa::Instruction* stuck_at(isa::Pipe pipe) const;
+  // The hint for a WaitFlag whose SetFlag's pipe is itself stuck ("" when it is not).
+  std::string chain_hint(const isa::Instruction& wait, FileId file) const;
   void double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait);
   std::string known_text(const Access& b, const AccessRef& a, FileId file) const;
 
@@ -199,7 +212,7 @@ class CoreChecker {
 
   std::vector<UnitGranule> unit_;  // L0C unit flags (grown on use)
   std::array<Buffer, isa::kSpaceCount> onchip_;
-  std::vector<Buffer> gm_;  // per GM tensor
+  std::vector<GmBuffer> gm_;  // per GM tensor
   FootprintCache footprints_;
   const isa::AccessList* acc_ = nullptr;  // the memory instruction's footprint (in footprints_)
   isa::AccessList exact_;                 // a GM source enumerated after all

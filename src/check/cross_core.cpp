@@ -8,7 +8,7 @@ void CrossCore::record(uint16_t core, const isa::AccessList& acc, const AccessRe
     if (o.space != isa::Space::GM) continue;
     auto& per_tensor = maps_[core];
     if (o.tensor >= per_tensor.size()) per_tensor.resize(o.tensor + size_t{1});
-    per_tensor[o.tensor].update(o.ranges, [&](Cell& c, uint64_t, uint64_t) {
+    per_tensor[o.tensor].update(o.ranges, [&](Cell& c) {
       AccessRef& first = o.write ? c.first_write : c.first_read;
       if (!first.valid() || b.index < first.index) first = b;
     });

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "aicore/isa/access.hpp"
-#include "interval_map.hpp"
 #include "refs.hpp"
 #include "report_book.hpp"
+#include "strided_map.hpp"
 
 namespace aicore::check {
 
@@ -26,7 +26,7 @@ class CrossCore {
       return first_write.index == o.first_write.index && first_read.index == o.first_read.index;
     }
   };
-  using Map = IntervalMap<Cell>;
+  using Map = StridedMap<Cell>;  // a tile of rows is one cell
   void compare(uint32_t tensor, uint16_t c1, const Map& m1, uint16_t c2, const Map& m2);
   void report(uint32_t tensor, bool a_writes, bool b_writes, uint16_t c1, const AccessRef& a, uint16_t c2,
               const AccessRef& b, uint64_t lo, uint64_t hi);

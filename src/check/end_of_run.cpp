@@ -35,6 +35,32 @@ void CoreChecker::end_lints() {
     }
 }
 
+const isa::Instruction* CoreChecker::stuck_at(isa::Pipe pipe) const {
+  if (pipe == isa::Pipe::S)
+    return !program_.empty() && !ready(program_.front()) ? &program_.front() : nullptr;
+  const auto& q = queues_[static_cast<size_t>(pipe)];
+  return !q.empty() && !ready(q.front().instr) ? &q.front().instr : nullptr;
+}
+
+std::string CoreChecker::chain_hint(const isa::Instruction& wait, FileId file) const {
+  const isa::Pipe waiting = isa::pipe_of(wait.op), src = std::get<isa::WaitFlag>(wait.op).event.src;
+  const isa::Instruction* blocked = stuck_at(src);
+  if (!blocked || blocked == &wait) return "";
+  std::string s = std::string("its SetFlag would come from ") + isa::to_string(src) +
+                  ", which is itself stuck at " + line_of(ref_of(*blocked), file);
+  // Follow what each stuck pipe waits for: only a chain that leads back here is a circular wait; a
+  // chain that ends at a pipe waiting for a SetFlag nobody issues is reported there.
+  std::string path = std::string(isa::to_string(waiting)) + " -> " + isa::to_string(src);
+  for (size_t steps = 0; blocked && steps < isa::kPipeCount; ++steps) {
+    const auto* w = std::get_if<isa::WaitFlag>(&blocked->op);
+    if (!w) break;
+    path += std::string(" -> ") + isa::to_string(w->event.src);
+    if (w->event.src == waiting) return s + " (a circular wait: " + path + ")";
+    blocked = stuck_at(w->event.src);
+  }
+  return s;
+}
+
 void CoreChecker::deadlock_hints() {
   std::vector<const isa::Instruction*> stuck;
   for (const auto& q : queues_)
@@ -56,11 +82,7 @@ void CoreChecker::deadlock_hints() {
                       line_of(flag(w->event, id).pending.front().set, at.file) +
                       " is set and nothing waits for it: wrong id?");
     }
-    const size_t src = static_cast<size_t>(w->event.src);
-    if (!queues_[src].empty() && !ready(queues_[src].front().instr) && &queues_[src].front().instr != in)
-      hints.push_back(std::string("its SetFlag would come from ") + isa::to_string(w->event.src) +
-                      ", which is itself stuck at " + line_of(ref_of(queues_[src].front().instr), at.file) +
-                      " (a circular wait)");
+    if (std::string h = chain_hint(*in, at.file); !h.empty()) hints.push_back(std::move(h));
     if (f.sets == 0 && is_reverse(w->event))
       hints.push_back(event_text(w->event) +
                       " runs against the data flow (a 'buffer free' flag): pre-set it once with " + set +

@@ -1,62 +1,45 @@
 #include "footprint_cache.hpp"
 
-#include <tuple>
+#include <type_traits>
 
 #include "aicore/common/error.hpp"
 #include "aicore/isa/check.hpp"
+#include "aicore/isa/descriptors.hpp"
 
 namespace aicore::check {
 
 namespace {
 
-// Every field of every op, as one tuple. A field added to an op must be added here too, or two
-// instructions differing in it would share a footprint: the sizes below catch that.
-static_assert(sizeof(isa::DataCopy) == 40 && sizeof(isa::DataCopyNd2Nz) == 56 &&
-                  sizeof(isa::LoadData) == 48 && sizeof(isa::LoadDataWithSparse) == 64 &&
-                  sizeof(isa::Mmad) == 64 && sizeof(isa::MmadWithSparse) == 64 &&
-                  sizeof(isa::Fixpipe) == 64 && sizeof(isa::Addr) == 16,
-              "an isa op changed: update fields() in footprint_cache.cpp");
+// Every field of an op as the numbers it is made of, for comparing and hashing ops field by field
+// (never their padding bytes). The descriptor table lists every member (a test walks the
+// structs), so two ops that differ in any member never share a footprint.
+template <class V, class F>
+void parts(const V& v, F&& f) {
+  if constexpr (std::is_same_v<V, isa::Addr>) {
+    f(static_cast<uint64_t>(v.space));
+    f(v.tensor);
+    f(v.offset);
+  } else if constexpr (std::is_same_v<V, isa::EventPair>) {
+    f(static_cast<uint64_t>(v.src));
+    f(static_cast<uint64_t>(v.dst));
+  } else if constexpr (std::is_same_v<V, isa::PipeBarrier>) {
+    f(static_cast<uint64_t>(v.pipe));
+    f(v.all);
+  } else {
+    static_assert(isa::ValueTraits<V>::scalar, "a field type without parts");
+    f(static_cast<uint64_t>(v));
+  }
+}
 
-#define AICORE_ADDR(a) a.space, a.tensor, a.offset
-auto fields(const isa::DataCopy& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), o.blockCount, o.blockLen, o.srcGap, o.dstGap);
+template <class T>
+bool same_fields(const T& a, const T& b) {
+  bool same = true;
+  isa::for_each_field<T>([&](const auto& field) {
+    using F = std::decay_t<decltype(field)>;
+    same = same && F::of(a) == F::of(b);
+  });
+  return same;
 }
-auto fields(const isa::DataCopyNd2Nz& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), o.dtype, o.ndNum, o.nValue, o.dValue,
-                  o.srcNdMatrixStride, o.srcDValue, o.dstNzC0Stride, o.dstNzNStride, o.dstNzMatrixStride);
-}
-auto fields(const isa::LoadData& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), o.dtype, o.startIndex, o.repeatTimes, o.srcStride,
-                  o.dstGap, o.ifTranspose, o.sid, o.addrMode);
-}
-auto fields(const isa::LoadDataWithSparse& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), AICORE_ADDR(o.idx), o.startIndex, o.repeatTimes,
-                  o.srcStride, o.dstGap, o.ifTranspose, o.sid, o.addrMode);
-}
-auto common(const isa::MmadCommon& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.fm), AICORE_ADDR(o.filter), o.m, o.n, o.k,
-                  o.cmatrixInitVal, o.cmatrixSource, o.isBias, o.unitFlag);
-}
-auto fields(const isa::Mmad& o) {
-  return std::tuple_cat(common(o), std::tie(o.dtype));
-}
-auto fields(const isa::MmadWithSparse& o) {
-  return common(o);
-}
-auto fields(const isa::Fixpipe& o) {
-  return std::tie(AICORE_ADDR(o.dst), AICORE_ADDR(o.src), o.dtype, o.nSize, o.mSize, o.srcStride, o.dstStride,
-                  o.quantPre, o.deqScalar, o.ndNum, o.srcNdStride, o.dstNdStride, o.reluEn, o.unitFlag);
-}
-auto fields(const isa::SetFlag& o) {
-  return std::tie(o.event.src, o.event.dst, o.id);
-}
-auto fields(const isa::WaitFlag& o) {
-  return std::tie(o.event.src, o.event.dst, o.id);
-}
-auto fields(const isa::PipeBarrier& o) {
-  return std::tie(o.pipe, o.all);
-}
-#undef AICORE_ADDR
 
 }  // namespace
 
@@ -65,17 +48,17 @@ bool same_op(const isa::Op& a, const isa::Op& b) {
   return std::visit(
       [&](const auto& x) {
         const auto& y = std::get<std::decay_t<decltype(x)>>(b);
-        return fields(x) == fields(y);
+        return same_fields(x, y);
       },
       a);
 }
 
 uint64_t hash_op(const isa::Op& op) {
   uint64_t h = op.index() * 0x9E3779B97F4A7C15ull;
+  const auto mix = [&h](uint64_t v) { h = (h ^ v) * 0x100000001B3ull; };
   std::visit(
       [&](const auto& x) {
-        std::apply([&](const auto&... f) { ((h = (h ^ static_cast<uint64_t>(f)) * 0x100000001B3ull), ...); },
-                   fields(x));
+        isa::for_each_value(x, [&](const isa::FieldFacts&, const auto& v) { parts(v, mix); });
       },
       op);
   return h ^ (h >> 32);

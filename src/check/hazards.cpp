@@ -5,6 +5,7 @@
 // the earlier instruction complete, or by the Cube's own interlock for large accumulating Mmads;
 // everything else is a race.
 #include <algorithm>
+#include <type_traits>
 
 #include "aicore/common/error.hpp"
 #include "aicore/isa/check.hpp"
@@ -66,15 +67,16 @@ uint32_t writers_of(isa::Space s) {
 }
 }  // namespace
 
-CoreChecker::Buffer& CoreChecker::buffer(isa::Space s, uint32_t tensor) {
-  if (s != isa::Space::GM) {
-    Buffer& b = onchip_[static_cast<size_t>(s)];
-    if (b.writers == 0) b.writers = writers_of(s);
-    return b;
-  }
-  if (tensor >= gm_.size()) gm_.resize(tensor + size_t{1});
-  Buffer& b = gm_[tensor];
+CoreChecker::Buffer& CoreChecker::buffer(isa::Space s) {
+  Buffer& b = onchip_[static_cast<size_t>(s)];
   if (b.writers == 0) b.writers = writers_of(s);
+  return b;
+}
+
+CoreChecker::GmBuffer& CoreChecker::gm(uint32_t tensor) {
+  if (tensor >= gm_.size()) gm_.resize(tensor + size_t{1});
+  GmBuffer& b = gm_[tensor];
+  if (b.writers == 0) b.writers = writers_of(isa::Space::GM);
   return b;
 }
 
@@ -95,11 +97,19 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
   for (size_t i = 0; i < acc.size(); ++i) {
     const isa::OperandAccess& o = acc[i];
     undefined_[i].clear();
-    Buffer& buf = buffer(o.space, o.tensor);
-    if (o.write)
-      write(buf, o, b);
-    else
-      read(buf, o, b, undefined_[i]);
+    if (o.space == isa::Space::GM) {
+      GmBuffer& buf = gm(o.tensor);
+      if (o.write)
+        write(buf, o, b);
+      else
+        read(buf, o, b, undefined_[i]);
+    } else {
+      Buffer& buf = buffer(o.space);
+      if (o.write)
+        write(buf, o, b);
+      else
+        read(buf, o, b, undefined_[i]);
+    }
   }
   if (b.copy) propagate_undefined(in.op);
   if (cross_) cross_->record(core_, acc, b.ref);
@@ -107,10 +117,12 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
   last_mem_[pipe] = b.ref;
 }
 
-void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, const Access& b,
+template <class B>
+void CoreChecker::read(B& buf, const isa::OperandAccess& hull_or_exact, const Access& b,
                        std::vector<isa::ByteRange>& undefined) {
+  constexpr bool kGm = std::is_same_v<B, GmBuffer>;  // GM is its file's bytes or zeros: always defined
   const isa::OperandAccess* op = &hull_or_exact;
-  if (!op->exact) {
+  if (kGm && !op->exact) {
     // A GM source given as its hull. While nothing has written the tensor no read of it can
     // race yet: keep the instruction, and its rows only if a write ever comes near.
     if (buf.map.empty()) {
@@ -124,39 +136,49 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
       if (x.space == isa::Space::GM && !x.write) op = &x;
   }
   const isa::OperandAccess& o = *op;
-  const bool tracks_definition = o.space != isa::Space::GM;  // GM is its file's bytes or zeros
-  const auto undefined_piece = [&](uint64_t lo, uint64_t hi, const AccessRef& origin) {
-    if (b.copy)
-      push_merged(undefined, lo, hi);
-    else
-      uninit(b, o, lo, hi, origin);
+  // A writer this read is not ordered after (this very instruction's own writes are no race).
+  const auto unordered = [&](const ShadowCell& c) {
+    return c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer);
   };
   // Fast path: one defined cell whose writer is ordered (or this very instruction) holds every
   // byte read. Then no piece conflicts and none is undefined; `ordered` only notes the sync it
   // owes that to, the same for every piece, so checking once is the same as per piece.
   // L0C cells read as the type their writer left them (a Fixpipe's dtype, an accumulating Mmad's).
-  const bool typed = o.space == isa::Space::L0C && b.cells != kNoCells;
-  if (const ShadowCell* c = buf.map.covering(o.ranges.front().begin, o.ranges.back().end);
-      c && (c->defined || !tracks_definition) && (!typed || c->cells == kNoCells || c->cells == b.cells) &&
-      (!c->writer.valid() || c->writer.index == b.ref.index || ordered(b, c->writer))) {
+  const bool typed = !kGm && o.space == isa::Space::L0C && b.cells != kNoCells;
+  const ShadowCell* whole = nullptr;
+  if constexpr (kGm)
+    whole = buf.map.covering(o.ranges);
+  else
+    whole = buf.map.covering(o.ranges.front().begin, o.ranges.back().end);
+  if (whole && (kGm || whole->defined) && !unordered(*whole) &&
+      (!typed || whole->cells == kNoCells || whole->cells == b.cells)) {
     buf.reads.add(b.ref, b.fractals, o.ranges);
     if (buf.reads.size() < ReadLog::kFoldAt) return;
     prune(buf);
     if (buf.reads.size() >= ReadLog::kFoldAt) fold(buf);
     return;
   }
-  buf.map.inspect(
-      o.ranges,
-      [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
-        if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
-          conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
-        if (tracks_definition && !c.defined) undefined_piece(lo, hi, c.writer);
-        if (typed && c.cells != kNoCells && c.cells != b.cells && c.writer.index != b.ref.index)
-          type_confusion(b, c.writer, c.cells, lo, hi);
-      },
-      [&](uint64_t lo, uint64_t hi) {
-        if (tracks_definition) undefined_piece(lo, hi, AccessRef{});
-      });
+  if constexpr (kGm) {
+    buf.map.inspect(o.ranges, unordered, [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
+      conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
+    });
+  } else {
+    const auto undefined_piece = [&](uint64_t lo, uint64_t hi, const AccessRef& origin) {
+      if (b.copy)
+        push_merged(undefined, lo, hi);
+      else
+        uninit(b, o, lo, hi, origin);
+    };
+    buf.map.inspect(
+        o.ranges,
+        [&](const ShadowCell& c, uint64_t lo, uint64_t hi) {
+          if (unordered(c)) conflict(b, c.writer, true, false, o, lo, hi, c.writer_fractals);
+          if (!c.defined) undefined_piece(lo, hi, c.writer);
+          if (typed && c.cells != kNoCells && c.cells != b.cells && c.writer.index != b.ref.index)
+            type_confusion(b, c.writer, c.cells, lo, hi);
+        },
+        [&](uint64_t lo, uint64_t hi) { undefined_piece(lo, hi, AccessRef{}); });
+  }
   buf.reads.add(b.ref, b.fractals, o.ranges);
   // Normally the next write prunes (after crediting the syncs that order it); a buffer nothing
   // writes any more is pruned here.
@@ -166,7 +188,7 @@ void CoreChecker::read(Buffer& buf, const isa::OperandAccess& hull_or_exact, con
 }
 
 // No writer catches up with these reads: keep the oldest per byte range instead.
-void CoreChecker::fold(Buffer& buf) {
+void CoreChecker::fold(Reads& buf) {
   for (ReadLog::Entry& e : buf.reads.take_oldest()) {
     materialize(e);
     buf.folded.update(e.ranges, [&](ReaderCell& c, uint64_t, uint64_t) {
@@ -176,7 +198,7 @@ void CoreChecker::fold(Buffer& buf) {
   }
 }
 
-std::array<uint64_t, isa::kPipeCount> CoreChecker::dead_below(const Buffer& buf) const {
+std::array<uint64_t, isa::kPipeCount> CoreChecker::dead_below(const Reads& buf) const {
   // A read of pipe R is dead below what every writer pipe knows of R.
   std::array<uint64_t, isa::kPipeCount> below;
   below.fill(UINT64_MAX);
@@ -186,13 +208,14 @@ std::array<uint64_t, isa::kPipeCount> CoreChecker::dead_below(const Buffer& buf)
   return below;
 }
 
-void CoreChecker::prune(Buffer& buf) {
+void CoreChecker::prune(Reads& buf) {
   const auto below = dead_below(buf);
   buf.reads.prune(
       [&](const ReadLog::Entry& e) { return e.reader.index < below[static_cast<size_t>(e.reader.pipe)]; });
 }
 
-void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& b) {
+template <class B>
+void CoreChecker::write(B& buf, const isa::OperandAccess& o, const Access& b) {
   buf.writers |= 1u << b.pipe;
   // Reads still logged: WAR unless ordered (crediting the sync that ordered it); then the
   // overwritten bytes are forgotten, and reads every writer knows complete are dropped.
@@ -233,10 +256,18 @@ void CoreChecker::write(Buffer& buf, const isa::OperandAccess& o, const Access& 
   n.defined = true;
   if (o.space == isa::Space::L0C) n.cells = b.cells;
   // The last writers of the bytes, checked as they are replaced (nothing in between reads the map).
-  buf.map.exchange(o.ranges, n, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
-    if (c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer))
-      conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
-  });
+  const auto unordered = [&](const ShadowCell& c) {
+    return c.writer.valid() && c.writer.index != b.ref.index && !ordered(b, c.writer);
+  };
+  const auto race_with = [&](const ShadowCell& c, uint64_t x, uint64_t y) {
+    conflict(b, c.writer, true, true, o, x, y, c.writer_fractals);
+  };
+  if constexpr (std::is_same_v<B, GmBuffer>)
+    buf.map.exchange(o.ranges, n, unordered, race_with);
+  else
+    buf.map.exchange(o.ranges, n, [&](const ShadowCell& c, uint64_t x, uint64_t y) {
+      if (unordered(c)) race_with(c, x, y);
+    });
 }
 
 void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,

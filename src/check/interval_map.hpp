@@ -76,12 +76,20 @@ class IntervalMap {
   void update(const std::vector<isa::ByteRange>& ranges, F&& f) {
     for (const isa::ByteRange& r : ranges) update_one(r.begin, r.end, f);
   }
+  // The same on one range [lo, hi).
+  template <class F>
+  void update_range(uint64_t lo, uint64_t hi, F&& f) {
+    update_one(lo, hi, f);
+  }
   // f(const Cell&, lo, hi) on the parts of existing cells inside the ranges.
   template <class F>
   void inspect(const std::vector<isa::ByteRange>& ranges, F&& f) const {
-    for (const isa::ByteRange& r : ranges)
-      for (auto it = locate(r.begin); it != map_.end() && it->first < r.end; ++it)
-        f(it->second.cell, std::max(r.begin, it->first), std::min(r.end, it->second.end));
+    for (const isa::ByteRange& r : ranges) inspect_range(r.begin, r.end, f);
+  }
+  template <class F>
+  void inspect_range(uint64_t lo, uint64_t hi, F&& f) const {
+    for (auto it = locate(lo); it != map_.end() && it->first < hi; ++it)
+      f(it->second.cell, std::max(lo, it->first), std::min(hi, it->second.end));
   }
   // The same, and gap(lo, hi) for the bytes of the ranges no cell holds (never touched).
   template <class F, class G>
@@ -123,6 +131,10 @@ class IntervalMap {
     for (const auto& [lo, seg] : map_) f(lo, seg.end, seg.cell);
   }
   size_t size() const { return map_.size(); }
+  void clear() {
+    map_.clear();
+    hint_ = map_.cend();
+  }
 
  private:
   struct Seg {

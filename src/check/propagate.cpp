@@ -67,7 +67,7 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
   std::vector<isa::ByteRange> out;
   const auto mark = [&](isa::Space s) {
     coalesce(out);
-    buffer(s, 0).map.update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
+    buffer(s).map.update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
     out.clear();
   };
   if (const auto* ld = std::get_if<isa::LoadData>(&op)) {

@@ -1,13 +1,8 @@
 #include "refs.hpp"
 
-namespace aicore::check {
+#include "aicore/isa/descriptors.hpp"
 
-namespace {
-constexpr const char* kOpNames[] = {"DataCopy", "DataCopyNd2Nz",  "LoadData", "LoadDataWithSparse",
-                                    "Mmad",     "MmadWithSparse", "Fixpipe",  "SetFlag",
-                                    "WaitFlag", "PipeBarrier"};
-static_assert(sizeof(kOpNames) / sizeof(kOpNames[0]) == std::variant_size_v<isa::Op>, "one name per op");
-}  // namespace
+namespace aicore::check {
 
 AccessRef ref_of(const isa::Instruction& in) {
   AccessRef r;
@@ -23,7 +18,7 @@ AccessRef ref_of(const isa::Instruction& in) {
 }
 
 const char* op_name(uint8_t op) {
-  return op < std::variant_size_v<isa::Op> ? kOpNames[op] : "?";
+  return op < isa::kInstructionCount ? isa::kDescriptors[op].facts.mnemonic : "?";
 }
 
 bool is_fixpipe(uint8_t op) {

@@ -50,10 +50,14 @@ size_t ReportKeyHash::operator()(const ReportKey& k) const {
 ReportBook::Slot ReportBook::find(const ReportKey& key, Severity severity) {
   const auto it = ids_.find(key);
   if (it != ids_.end()) return Slot{&reports_[it->second], it->second, false};
-  if (reports_.size() >= max_) {
+  // Cross-core races come from all cores: slot 0 is theirs, slot c + 1 core c's.
+  const size_t owner = key.kind == ReportKind::CrossCoreRace ? 0 : size_t{key.core_b} + 1;
+  if (owner >= stored_.size()) stored_.resize(owner + 1);
+  if (stored_[owner] >= max_) {
     ++(severity == Severity::Error ? unstored_errors_ : unstored_warnings_);
     return Slot{};
   }
+  ++stored_[owner];
   const auto id = static_cast<uint32_t>(reports_.size());
   reports_.emplace_back();
   reports_.back().kind = key.kind;
@@ -122,6 +126,15 @@ void ReportBook::executed(uint16_t core, uint64_t index, uint64_t start, uint64_
 }
 
 void ReportBook::finish(bool complete) {
+  // A run that stopped at a fault: an instruction that never ran read nothing, and the bytes it
+  // would have found undefined may be the faulting instruction's (which wrote nothing). Only
+  // uninitialised reads that happened are reported; races are about program order and stay.
+  if (!complete)
+    reports_.erase(std::remove_if(reports_.begin(), reports_.end(),
+                                  [](const Report& r) {
+                                    return r.kind == ReportKind::UninitRead && !r.timing.second_known;
+                                  }),
+                   reports_.end());
   std::stable_sort(reports_.begin(), reports_.end(), [](const Report& x, const Report& y) {
     const auto key = [](const Report& r) {
       return std::make_tuple(r.severity, r.at.core, r.at.index, r.other ? r.other->core : 0,
@@ -129,6 +142,9 @@ void ReportBook::finish(bool complete) {
     };
     return key(x) < key(y);
   });
+  for (size_t i = max_; i < reports_.size(); ++i)  // past the cap of all cores together
+    ++(reports_[i].severity == Severity::Error ? unstored_errors_ : unstored_warnings_);
+  if (reports_.size() > max_) reports_.resize(max_);
   summary_ = Summary{};
   for (const Report& r : reports_) ++(r.severity == Severity::Error ? summary_.errors : summary_.warnings);
   summary_.errors += unstored_errors_;

@@ -2,6 +2,10 @@
 // later instances merged into it (bytes, ranges, repeat count); at most max_reports kept, the
 // rest counted. Also matches reports with the cycles their instructions ran, which arrive on
 // their own schedule (executed()).
+// The cap must not depend on how the cores' instruction streams interleave (the model hands each
+// core's over as it issues, in no order across cores): while running, each core (and the
+// cross-core comparison) keeps its own first max_reports, which its own program order decides;
+// finish() then keeps the first max_reports of all in report order and counts the others.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
@@ -75,6 +79,7 @@ class ReportBook {
   void fill(uint32_t id, bool second, uint64_t start, uint64_t end);
 
   uint32_t max_;
+  std::vector<uint32_t> stored_;  // reports kept so far: [0] cross-core ones, [c + 1] core c's
   std::vector<Report> reports_;
   std::vector<Track> tracks_;
   std::unordered_map<ReportKey, uint32_t, ReportKeyHash> ids_;

@@ -6,13 +6,14 @@
 #include <ostream>
 
 #include "aicore/calib/fit.hpp"
+#include "aicore/calib/simulator.hpp"
+#include "aicore/calib/table.hpp"
+#include "aicore/common/temp_dir.hpp"
 #include "aicore/config/loader.hpp"
 #include "aicore/config/params.hpp"
-#include "calib_support.hpp"
 #include "commands.hpp"
-#include "diagnostics.hpp"
-#include "load_config.hpp"
 #include "options.hpp"
+#include "sweep_support.hpp"
 
 namespace aicore::cli {
 
@@ -141,8 +142,9 @@ int calibrate_command(const std::vector<std::string>& args, std::ostream& out, s
       for (auto& r : data.micro) r.set = calib::RowSet::Train;
       for (auto& r : data.kernels) r.set = calib::RowSet::Train;
     }
-    WorkDir work;
-    calib::Evaluator eval(data, cfg, keys, work.path(), make_simulator(a.config, cfg, a.jobs, work.path()));
+    TempDir work("aicore-calib");
+    calib::Evaluator eval(data, cfg, keys, work.path(),
+                          calib::pool_simulator(pool_options(a.jobs, "fork"), a.config, cfg, work.path()));
     std::vector<size_t> every(eval.rows());
     for (size_t r = 0; r < every.size(); ++r) every[r] = r;
     calib::FitOptions fo;
@@ -152,10 +154,10 @@ int calibrate_command(const std::vector<std::string>& args, std::ostream& out, s
     for (const calib::FitKey& k : keys) start.push_back(value_of(cfg, k.key));
     const calib::FitResult fr = calib::fit(eval, start, fo);
     const auto figs = eval.run({fr.start, fr.values}, every);
-    print_table(out, table_rows(eval, figs[1], &figs[0], fo.tolerances), true);
+    calib::print_table(out, calib::table_rows(eval, figs[1], &figs[0], fo.tolerances), true);
     std::vector<std::string> fitted_to;
     for (size_t i = 0; i < keys.size(); ++i) {
-      fitted_to.push_back(rows_text(eval, fr.rows_of_key[i]));
+      fitted_to.push_back(calib::rows_text(eval, fr.rows_of_key[i]));
       char line[256];
       std::snprintf(line, sizeof line, "  %-32s %12.6g -> %-12.6g (range %g..%g)\n", keys[i].key.c_str(),
                     fr.start[i], fr.values[i], keys[i].lo, keys[i].hi);
@@ -170,11 +172,11 @@ int calibrate_command(const std::vector<std::string>& args, std::ostream& out, s
       for (const std::string& f : data.files) files.push_back(fs::path(f).filename().string());
       std::string from;
       for (const std::string& f : files) from += (from.empty() ? "" : ", ") + f;
-      const std::string y =
-          overlay_yaml(base_for(a.config, a.out),
-                       {"Fitted by: " + cmd,
-                        "Data: " + from + (a.rows == "all" ? " (every row)" : " (training rows only)")},
-                       keys, fr.values, fitted_to);
+      const std::string y = calib::overlay_yaml(
+          base_for(a.config, a.out),
+          {"Fitted by: " + cmd,
+           "Data: " + from + (a.rows == "all" ? " (every row)" : " (training rows only)")},
+          keys, fr.values, fitted_to);
       std::ofstream f(a.out);
       if (!(f << y) || !f.flush()) throw InputError(SourceLoc{a.out}, "cannot write the fitted overlay");
       out << "wrote " << a.out << "\n";

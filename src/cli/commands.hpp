@@ -5,11 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "aicore/session/config.hpp"
+#include "aicore/session/result.hpp"
 #include "options.hpp"
 
 namespace aicore::cli {
 
-constexpr int kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitFault = 3;
+using session::Diagnostics;
+using session::kExitBadInput;
+using session::kExitFault;
+using session::kExitMismatch;
+using session::kExitOk;
+using session::load_config;
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int config_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -24,6 +31,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 // What each command's --help shows; the top-level help is made of these.
 CommandHelp run_help();
 CommandHelp config_help();
+CommandHelp config_list_help();
 CommandHelp kernel_help();
 
 }  // namespace aicore::cli

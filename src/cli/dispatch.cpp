@@ -28,13 +28,16 @@ std::string command_entry(const std::string& synopsis, const std::string& summar
 
 // The top-level help, made of the commands' own help descriptions.
 std::string usage() {
-  const CommandHelp run = run_help(), config = config_help(), kernel = kernel_help();
+  const CommandHelp run = run_help(), config = config_help(), list = config_list_help(),
+                    kernel = kernel_help();
   return std::string("usage: ") + kProgram + " <command> [options]\n" +
          "Cycle-approximate simulator of one Ascend AI Core (Cube side, Atlas A2/A3)\n\ncommands:\n" +
          command_entry(run.synopsis, run.summary, run.options) +
          command_entry(kernel.synopsis, kernel.summary, "") +
          command_entry(config.synopsis, config.summary, config.options) +
+         command_entry(list.synopsis, list.summary, "") +
          command_entry(gen::gen_synopsis(), gen::gen_summary(), "") +
+         command_entry(gen::matmul_synopsis(), gen::matmul_summary(), "") +
          command_entry(gen::densify_synopsis(), gen::densify_summary(), "") +
          command_entry("sweep STUDY.yaml [-j N] [--out DIR] [--plot] [--executor local|slurm]",
                        "run a what-if study: every point of a grid of config keys (sweep --help)", "") +

@@ -16,13 +16,10 @@
 #include <ostream>
 
 #include "aicore/common/error.hpp"
+#include "aicore/session/launch_args.hpp"
 #include "commands.hpp"
-#include "diagnostics.hpp"
 #include "kernel_build.hpp"
-#include "launch_args.hpp"
-#include "load_config.hpp"
 #include "options.hpp"
-#include "run_args.hpp"
 
 extern char** environ;
 
@@ -34,13 +31,21 @@ namespace {
 
 const char* kSynopsis = "kernel FILE.cpp [options] [-- compiler flags]";
 
-using KernelArgs = LaunchArgs;
+using session::kLaunchArgsVariable;
+
+struct KernelArgs {
+  std::string file;
+  session::LaunchArgs launch;
+  std::string check = "error";  // --check as typed
+  bool help = false;
+};
 
 po::options_description kernel_options(KernelArgs& k) {
-  RunArgs& a = k.run;
+  session::RunOptions& a = k.launch.run;
   po::options_description o;
-  o.add_options()("config", po::value(&a.config)->value_name("PRESET|YAML"),
-                  "preset (atlas-a2, atlas-a3) or YAML file, as for run (default atlas-a2)")(
+  o.add_options()(
+      "config", po::value(&a.config)->value_name("PRESET|YAML"),
+      "preset (atlas-a2, atlas-a3 or a SoC: config list) or YAML file, as for run (default atlas-a2)")(
       "set", po::value(&a.sets)->value_name("KEY=VALUE")->composing(),
       "override one config key (repeatable)")(
       "out", po::value(&a.out_dir)->value_name("DIR"),
@@ -53,16 +58,16 @@ po::options_description kernel_options(KernelArgs& k) {
       "vcd", po::bool_switch(&a.vcd), "write waves.vcd per launch")(
       "window", po::value(&a.window)->value_name("START:END"),
       "limit timeline.json and waves.vcd to these cycles")(
-      "emit-trace", po::bool_switch(&k.emit_trace),
+      "emit-trace", po::bool_switch(&k.launch.emit_trace),
       "also write each launch's recorded trace(s) (kernel.trace, or blockN.trace and kernel.yaml), its GM "
       "inputs and the results it computed, for aicore-sim run")(
-      "check", po::value(&a.check)->value_name("error|warn|none"),
+      "check", po::value(&k.check)->value_name("error|warn|none"),
       "race/sync checker of each launch, as for run: error (default: reports, and errors stop the program "
       "with "
       "exit 3), warn (reports only) or none")(
       "quiet,q", po::bool_switch(&a.quiet), "no summaries or notes; warnings and errors still go to stderr")(
       "verbose,v", po::value(&a.verbosity)->value_name("N")->implicit_value(1, ""),
-      "diagnostics on stderr: -v info, -v 2 every instruction as it runs")("help,h", po::bool_switch(&a.help),
+      "diagnostics on stderr: -v info, -v 2 every instruction as it runs")("help,h", po::bool_switch(&k.help),
                                                                            "this help");
   return o;
 }
@@ -105,22 +110,28 @@ void split_at_dashes(const std::vector<std::string>& args, std::vector<std::stri
   }
 }
 
-std::optional<int> check_options(const KernelArgs& k, std::ostream& err) {
-  if (k.run.trace.empty()) {
+std::optional<int> check_options(KernelArgs& k, std::ostream& err) {
+  if (k.file.empty()) {
     err << "aicore-sim kernel: error: missing FILE.cpp (the kernel program to build and run)\n"
         << "usage: aicore-sim " << kSynopsis << "\n";
     return kExitBadInput;
   }
+  const auto mode = session::check_mode_from(k.check);
+  if (!mode) {
+    err << "aicore-sim kernel: error: " << session::check_mode_error(k.check) << "\n";
+    return kExitBadInput;
+  }
+  k.launch.run.check = *mode;
   // The program will parse what it is handed the same way: refuse now what it would refuse then.
-  if (!parse_launch_args(launch_args_text(k), err)) return kExitBadInput;
+  if (!session::parse_launch_args(session::launch_args_text(k.launch), err)) return kExitBadInput;
   return std::nullopt;
 }
 
 int build(const KernelArgs& k, const std::vector<std::string>& flags, const std::string& binary,
           std::ostream& err, Diagnostics& diag) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<std::string> argv = kernel_compile_command(k.run.trace, binary, flags);
-  if (k.run.verbosity > 0) {
+  const std::vector<std::string> argv = kernel_compile_command(k.file, binary, flags);
+  if (k.launch.run.verbosity > 0) {
     std::string line;
     for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;
     diag.note("compiling: " + line);
@@ -131,8 +142,7 @@ int build(const KernelArgs& k, const std::vector<std::string>& flags, const std:
     return kExitBadInput;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    err << "aicore-sim kernel: error: " << k.run.trace
-        << " did not compile (the compiler's messages are above)\n";
+    err << "aicore-sim kernel: error: " << k.file << " did not compile (the compiler's messages are above)\n";
     return kExitBadInput;
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -150,9 +160,10 @@ CommandHelp kernel_help() {
       kSynopsis,
       "build an Ascend C kernel program (kernel_operator.h, a CPU-debug main with ICPU_RUN_KF) with g++,\n"
       "  run it, and simulate every launch it makes",
-      "  Flags after '--' go to the compiler (e.g. -- -DM=64 -O0 -g). Each launch's summary and files are\n"
-      "  as for run. Exit status: 0 ok, 1 the program failed (e.g. its own result check), 2 bad input\n"
-      "  (options, a compile error), 3 a kernel error or a failed simulation.\n",
+      "  Flags after '--' go to the compiler (e.g. -- -O0 -g -DBLOCKS=3; a macro must not take a name the\n"
+      "  header uses, such as M or FIX). Each launch's summary and files are as for run. Exit status: 0 ok,\n"
+      "  1 the program failed (e.g. its own result check), 2 bad input (options, a compile error), 3 a\n"
+      "  kernel error, a failed simulation or checker errors.\n",
       format_options(kernel_options(k), 2)};
 }
 
@@ -161,37 +172,38 @@ int kernel_command(const std::vector<std::string>& args, std::ostream& out, std:
   split_at_dashes(args, own, flags);
   KernelArgs k;
   po::options_description all;
-  all.add(kernel_options(k)).add_options()("file", po::value(&k.run.trace), "the kernel program");
+  all.add(kernel_options(k)).add_options()("file", po::value(&k.file), "the kernel program");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
   if (!parse_options("kernel", own, all, &pos, vm, kSynopsis, err)) return kExitBadInput;
-  if (k.run.help) {
+  if (k.help) {
     out << command_help_text(kernel_help());
     return kExitOk;
   }
   if (const auto done = check_options(k, err)) return *done;
-  Diagnostics diag(err, k.run.quiet);
+  const session::RunOptions& run = k.launch.run;
+  Diagnostics diag(err, run.quiet);
   try {
-    load_config(k.run.config, k.run.sets, diag);  // bad config: exit 2 before building anything
+    load_config(run.config, run.sets, diag);  // bad config: exit 2 before building anything
   } catch (const InputError& e) {
     err << e.what() << "\n";
     return kExitBadInput;
   }
-  if (!fs::is_regular_file(k.run.trace) || !std::ifstream(k.run.trace)) {
-    err << "aicore-sim kernel: error: cannot read " << k.run.trace << "\n";
+  if (!fs::is_regular_file(k.file) || !std::ifstream(k.file)) {
+    err << "aicore-sim kernel: error: cannot read " << k.file << "\n";
     return kExitBadInput;
   }
   std::error_code ec;
-  const fs::path build_dir = fs::path(k.run.out_dir) / "build";
+  const fs::path build_dir = fs::path(run.out_dir) / "build";
   fs::create_directories(build_dir, ec);
   if (ec) {
     err << "aicore-sim kernel: error: cannot create " << build_dir.string() << ": " << ec.message() << "\n";
     return kExitBadInput;
   }
-  const std::string binary = (build_dir / fs::path(k.run.trace).stem()).string();
+  const std::string binary = (build_dir / fs::path(k.file).stem()).string();
   if (const int b = build(k, flags, binary, err, diag); b != kExitOk) return b;
-  const int st = spawn_and_wait({binary}, launch_args_text(k));
+  const int st = spawn_and_wait({binary}, session::launch_args_text(k.launch));
   if (st < 0) {
     err << "aicore-sim kernel: error: cannot run " << binary << ": " << std::strerror(errno) << "\n";
     return kExitFault;

@@ -4,11 +4,11 @@
 #include <iostream>
 #include <systemc>
 
+#include "aicore/session/process.hpp"
 #include "commands.hpp"
-#include "systemc_reports.hpp"
 
 int sc_main(int argc, char* argv[]) {
-  aicore::cli::route_systemc_reports();
+  aicore::session::route_systemc_reports();
   std::vector<std::string> args(argv + 1, argv + argc);
   return aicore::cli::dispatch(args, std::cout, std::cerr);
 }

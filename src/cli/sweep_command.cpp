@@ -142,8 +142,8 @@ bool parse_args(const std::vector<std::string>& args, SweepArgs& a, std::ostream
   opts.add_options()("help,h", "this help")("jobs,j", po::value<int>(&a.jobs)->value_name("N"),
                                             "worker processes (default: every core)")(
       "out", po::value<std::string>(&a.out_dir)->value_name("DIR"),
-      "output directory (default: out/STUDY_NAME)")("force", po::bool_switch(&a.force),
-                                                    "run every point again, even those with a result")(
+      "output directory (default: out/STEM, STEM the study file's name without .yaml)")(
+      "force", po::bool_switch(&a.force), "run every point again, even those with a result")(
       "plot", po::bool_switch(&a.plot), "draw DIR/sweep.png (tools/plot_sweep.py; needs python3-matplotlib)")(
       "quiet,q", po::bool_switch(&a.quiet), "no progress output")(
       "dry-run", po::bool_switch(&a.dry_run), "validate the study and list what would run; run nothing")(

@@ -9,12 +9,13 @@
 #include <ostream>
 
 #include "aicore/calib/evaluate.hpp"
+#include "aicore/calib/simulator.hpp"
+#include "aicore/calib/table.hpp"
+#include "aicore/common/temp_dir.hpp"
 #include "aicore/sweep/plot.hpp"
-#include "calib_support.hpp"
 #include "commands.hpp"
-#include "diagnostics.hpp"
-#include "load_config.hpp"
 #include "options.hpp"
+#include "sweep_support.hpp"
 
 namespace aicore::cli {
 
@@ -177,15 +178,16 @@ int validate_command(const std::vector<std::string>& args, std::ostream& out, st
     if (!a.only.empty()) keep_only(data, a.only == "check" ? calib::RowSet::Check : calib::RowSet::Train);
     if (data.micro.empty() && data.kernels.empty())
       throw InputError(SourceLoc{a.data[0]}, "no " + a.only + " rows in the data");
-    WorkDir work;
-    const calib::Simulator sim = make_simulator(a.config, cfg, a.jobs, work.path());
+    TempDir work("aicore-calib");
+    const calib::Simulator sim =
+        calib::pool_simulator(pool_options(a.jobs, "fork"), a.config, cfg, work.path());
     calib::Evaluator eval(data, cfg, {}, work.path(), sim);
     std::vector<size_t> every(eval.rows());
     for (size_t r = 0; r < every.size(); ++r) every[r] = r;
     const calib::Tolerances tol{a.tolerance / 100, a.kernel_tolerance / 100, a.pipe_tolerance / 100};
     const auto figs = eval.run({{}}, every);
     out << "config " << cfg.name << "\n";
-    const size_t beyond = print_table(out, table_rows(eval, figs[0], nullptr, tol), false);
+    const size_t beyond = calib::print_table(out, calib::table_rows(eval, figs[0], nullptr, tol), false);
     if (!a.plot.empty()) {
       const calib::Dataset curves = curve_rows(data);
       const fs::path curve_dir = fs::path(work.path()) / "curves";

@@ -21,8 +21,6 @@ const std::vector<Cap>& caps() {
       {"fixpipe.elements_per_cycle", "gm.write.bytes_per_cycle",
        "Fixpipe cannot produce output elements, of at least 1 byte, faster than it writes them to GM", 1, "",
        false},
-      {"gm.shared_bytes_per_cycle", "chip.gm_bytes_per_cycle",
-       "a core's GM port cannot carry more than the whole chip's GM bandwidth"},
   };
   return table;
 }
@@ -41,15 +39,15 @@ std::string cap_warning(const Config& c, const std::string& key) {
     if (cap.key != key) continue;
     const double v = value_of(c, cap.key), limit = value_of(c, cap.capped_by) * cap.factor;
     if (v <= limit) continue;
-    std::string w = cap.key + " = " + detail::format_number(v) + " is above " + cap.capped_by +
-                    cap.factor_text + " = " + detail::format_number(limit) + " (" + cap.why +
-                    "): raising it past " + detail::format_number(limit) + " changes nothing";
+    std::string w = cap.key + " = " + format_number(v) + " is above " + cap.capped_by + cap.factor_text +
+                    " = " + format_number(limit) + " (" + cap.why + "): raising it past " +
+                    format_number(limit) + " changes nothing";
     // A GM path with a per-row cost moves row-by-row copies (ND2NZ, Fixpipe to a wider matrix)
     // below its own rate, so those can still gain past the cap: say which copies gain nothing.
     const std::string rows_key = cap.key.substr(0, cap.key.rfind('.') + 1) + "row_cycles";
     if (find_param(rows_key) && value_of(c, rows_key) > 0)
       w += " for contiguous copies (copies of several rows, slowed by " + rows_key + " = " +
-           detail::format_number(value_of(c, rows_key)) + ", still gain)";
+           format_number(value_of(c, rows_key)) + ", still gain)";
     return w;
   }
   return "";

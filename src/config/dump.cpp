@@ -19,7 +19,7 @@ std::vector<std::string> split(const std::string& key) {
 }
 
 std::string value_text(FieldRef f) {
-  if (auto* d = std::get_if<double*>(&f)) return detail::format_number(**d);
+  if (auto* d = std::get_if<double*>(&f)) return format_number(**d);
   return std::visit([](auto* v) { return std::to_string(static_cast<uint64_t>(*v)); }, f);
 }
 
@@ -36,7 +36,8 @@ std::string to_yaml(const Config& c) {
   Config copy = c;  // the table hands out mutable field addresses
   std::ostringstream out;
   out << "# aicore-sim resolved configuration: " << one_line(c.name) << "\n"
-      << "# sources of the preset values: configs/atlas_a2.yaml, configs/atlas_a3.yaml\n";
+      << "# sources of the preset values: configs/arch2201.yaml and the SoC presets "
+         "configs/ascend910*.yaml\n";
   std::vector<std::string> open;  // the group path the previous key was in
   for (const Param& p : params()) {
     std::vector<std::string> parts = split(p.key);

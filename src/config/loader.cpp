@@ -33,14 +33,6 @@ bool is_preset(const std::string& name) {
   return false;
 }
 
-// "atlas-a2" -> "<dir>/atlas_a2.yaml": preset names follow the CLI's dash style, files the repo's.
-std::string preset_path(const std::string& preset, const std::string& configs_dir) {
-  std::string f = preset;
-  for (char& ch : f)
-    if (ch == '-') ch = '_';
-  return (fs::path(configs_dir) / (f + ".yaml")).string();
-}
-
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -87,7 +79,9 @@ class Layers {
  public:
   explicit Layers(const std::string& configs_dir) : configs_dir_(configs_dir) {}
 
-  detail::RawConfig load(const std::string& text, const std::string& path) {
+  // `preset`: the file is a shipped preset (named by its preset name): what it sets on top of
+  // its own base is the preset, not a change the user made.
+  detail::RawConfig load(const std::string& text, const std::string& path, bool preset = false) {
     chain_.push_back({identity(path), path});
     detail::RawConfig raw = detail::parse_yaml(text, path);
     if (!raw.base) {
@@ -99,12 +93,12 @@ class Layers {
       throw InputError(base.loc, "more than " + std::to_string(kMaxChain) + " files of overlays");
     const std::string base_path = resolve_base(base, path);
     check_cycle(base_path, base.loc);
-    detail::RawConfig merged =
-        load(read_file(base_path, base.loc, "base config '" + base_path + "'", ""), base_path);
+    detail::RawConfig merged = load(read_file(base_path, base.loc, "base config '" + base_path + "'", ""),
+                                    base_path, preset || is_preset(base.text));
     chain_.pop_back();
     for (const auto& [key, value] : raw.values) {
       merged.values[key] = value;
-      changed_.insert(key);
+      if (!preset) changed_.insert(key);
     }
     merged.groups.insert(raw.groups.begin(), raw.groups.end());  // the base's places stay first
     merged.file = raw.file;
@@ -149,9 +143,9 @@ class Layers {
 };
 
 Loaded load_text(const std::string& text, const std::string& file, const std::vector<std::string>& sets,
-                 const std::string& name, const std::string& configs_dir) {
+                 const std::string& name, const std::string& configs_dir, bool preset = false) {
   Layers layers(configs_dir);
-  detail::RawConfig raw = layers.load(text, file);
+  detail::RawConfig raw = layers.load(text, file, preset);
   for (size_t i = 0; i < sets.size(); ++i) {
     detail::apply_set(raw, sets[i], static_cast<uint32_t>(i + 1));
     layers.mark_changed(sets[i].substr(0, sets[i].find('=')));
@@ -165,8 +159,24 @@ Loaded load_text(const std::string& text, const std::string& file, const std::ve
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"atlas-a2", "atlas-a3"};
+  static const std::vector<std::string> names = {"atlas-a2",    "atlas-a3",       "ascend910b1",
+                                                 "ascend910b2", "ascend910b2c",   "ascend910b3",
+                                                 "ascend910b4", "ascend910_9391", "ascend910_9362"};
   return names;
+}
+
+std::string preset_alias_of(const std::string& name) {
+  if (name == "atlas-a2") return "ascend910b1";
+  if (name == "atlas-a3") return "ascend910_9391";
+  return "";
+}
+
+std::string preset_path(const std::string& preset, const std::string& configs_dir) {
+  const std::string alias = preset_alias_of(preset);
+  std::string f = alias.empty() ? preset : alias;
+  for (char& ch : f)  // preset names follow the CLI's dash style, files the repo's
+    if (ch == '-') ch = '_';
+  return (fs::path(configs_dir) / (f + ".yaml")).string();
 }
 
 std::string default_configs_dir() {
@@ -187,7 +197,7 @@ Loaded load_with_changes(const std::string& preset_or_path, const std::vector<st
       throw InputError(SourceLoc{path}, "preset '" + preset_or_path + "' not found at '" + path +
                                             "'; point AICORE_CONFIGS_DIR at the configs/ folder");
     const std::string text = read_file(path, SourceLoc{path}, "preset file '" + path + "'", "");
-    return load_text(text, path, sets, preset_or_path, configs_dir);
+    return load_text(text, path, sets, preset_or_path, configs_dir, true);
   }
   if (!looks_like_path(preset_or_path, preset_or_path))
     throw InputError(SourceLoc{"--config"}, unknown_preset("preset", preset_or_path, ""));

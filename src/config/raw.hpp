@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aicore/common/error.hpp"
+#include "aicore/common/format.hpp"
 #include "aicore/config/config.hpp"
 
 namespace aicore::config::detail {
@@ -37,8 +38,5 @@ Config resolve(const RawConfig& raw, const std::string& name);
 // "; did you mean 'x'?" for the valid key nearest to the unknown `key`, or "" when nothing is
 // close (suggest.cpp).
 std::string suggest_key(const std::string& key);
-
-// Shortest decimal text that reads back as exactly `v` (used by messages and to_yaml).
-std::string format_number(double v);
 
 }  // namespace aicore::config::detail

@@ -86,16 +86,46 @@ void store(const Param& p, Config& c, long double v) {
 }
 
 // Where to blame a rule between two keys: the one a --set changed last, since that is the
-// change the user just made; otherwise the first.
+// change the user just made; else the one the loaded file itself gives (not the preset it is an
+// overlay of); otherwise the first.
 const RawValue& blame(const RawConfig& raw, const std::string& a, const std::string& b) {
   const RawValue& va = raw.values.at(a);
   const RawValue& vb = raw.values.at(b);
   const bool sa = va.loc.file == "--set", sb = vb.loc.file == "--set";
   if (sb && (!sa || vb.loc.line > va.loc.line)) return vb;
+  if (!sa && vb.loc.file == raw.file && va.loc.file != raw.file) return vb;
   return va;
 }
 
+void check_l2(const RawConfig& raw, const L2& l2) {
+  const uint32_t line = l2.line_bytes;
+  if ((line & (line - 1)) != 0)
+    throw InputError(raw.values.at("chip.l2.line_bytes").loc,
+                     "chip.l2.line_bytes (" + std::to_string(line) + ") must be a power of two");
+  const uint32_t sector = l2.sector_bytes;
+  if ((sector & (sector - 1)) != 0 || sector > line || line / sector > 64)
+    throw InputError(blame(raw, "chip.l2.sector_bytes", "chip.l2.line_bytes").loc,
+                     "chip.l2.sector_bytes (" + std::to_string(sector) +
+                         ") must be a power of two, at most chip.l2.line_bytes (" + std::to_string(line) +
+                         ") and at least a 64th of it");
+  if (l2.bytes == 0) return;
+  const uint64_t set_bytes = uint64_t{line} * l2.ways;
+  if (l2.bytes % set_bytes != 0)
+    throw InputError(blame(raw, "chip.l2.bytes", "chip.l2.ways").loc,
+                     "chip.l2.bytes (" + std::to_string(l2.bytes) +
+                         ") must be a multiple of chip.l2.line_bytes x " + "chip.l2.ways (" +
+                         std::to_string(set_bytes) + "): every set holds `ways` whole lines");
+  // Tags are kept for every line (48 bytes each), allocated for every run.
+  constexpr uint64_t kMaxLines = uint64_t{1} << 22;
+  if (l2.bytes / line > kMaxLines)
+    throw InputError(blame(raw, "chip.l2.bytes", "chip.l2.line_bytes").loc,
+                     "chip.l2.bytes / chip.l2.line_bytes = " + std::to_string(l2.bytes / line) +
+                         " lines is more than the " + std::to_string(kMaxLines) +
+                         " the tag store allows; use longer lines");
+}
+
 void check_cross_fields(const RawConfig& raw, const Config& c) {
+  check_l2(raw, c.chip.l2);
   const Buffers& b = c.buffers;
   if (b.l1_bytes % b.l1_banks != 0)
     throw InputError(blame(raw, "buffers.l1_bytes", "buffers.l1_banks").loc,
@@ -133,7 +163,7 @@ void report_missing(const RawConfig& raw, const Param& p) {
   throw InputError(where, "missing key '" + missing + "'" +
                               (missing == p.key ? " (" + p.unit + ", " + p.description + ")"
                                                 : " (a mapping that holds " + p.key + ")") +
-                              "; a file without 'base:' gives every key (see configs/atlas_a2.yaml), one "
+                              "; a file without 'base:' gives every key (see configs/arch2201.yaml), one "
                               "with 'base: atlas-a2' only those it changes");
 }
 
@@ -152,20 +182,6 @@ Config resolve(const RawConfig& raw, const std::string& name) {
   }
   check_cross_fields(raw, c);
   return c;
-}
-
-std::string format_number(double v) {
-  char buf[64];
-  // Whole numbers as integers ("1850", not "1.85e+03"): that is how people write these values.
-  if (std::nearbyint(v) == v && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
 }
 
 }  // namespace aicore::config::detail

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <set>
 
+#include "aicore/isa/descriptors.hpp"
+
 namespace aicore::frontend {
 
 namespace {
@@ -18,26 +20,6 @@ bool reserved(const std::string& name) {
   static const std::set<std::string> kSpaces = {"L1", "L0A", "L0B", "L0C", "A1",
                                                 "B1", "A2",  "B2",  "CO1", "GM"};
   return kSpaces.count(name) > 0;
-}
-
-struct GmOperands {
-  const std::vector<int64_t>& dense;
-  void fix(isa::Addr& a) const {
-    if (a.space == isa::Space::GM) a.tensor = static_cast<uint32_t>(dense[a.tensor]);
-  }
-  void operator()(isa::DataCopy& o) const { fix(o.src); }
-  void operator()(isa::DataCopyNd2Nz& o) const { fix(o.src); }
-  void operator()(isa::Fixpipe& o) const { fix(o.dst); }
-  template <class T>
-  void operator()(T&) const {}
-};
-
-// The region a GM operand names, if the op has one.
-std::optional<uint32_t> gm_region(const isa::Op& op) {
-  if (const auto* c = std::get_if<isa::DataCopy>(&op)) return c->src.tensor;
-  if (const auto* c = std::get_if<isa::DataCopyNd2Nz>(&op)) return c->src.tensor;
-  if (const auto* f = std::get_if<isa::Fixpipe>(&op)) return f->dst.tensor;
-  return std::nullopt;
 }
 
 }  // namespace
@@ -118,10 +100,12 @@ RecordedLaunch finish_recording(Launch& l, const LaunchTensors& t, CallSite site
   std::vector<uint32_t> order;  // referenced regions
   for (const auto& program : l.programs)
     for (const isa::Instruction& in : program)
-      if (const auto r = gm_region(in.op); r && dense[*r] < 0) {
-        dense[*r] = 0;
-        order.push_back(*r);
-      }
+      isa::for_each_operand(in.op, [&](const isa::FieldFacts&, const isa::Addr& a) {
+        if (a.space == isa::Space::GM && dense[a.tensor] < 0) {
+          dense[a.tensor] = 0;
+          order.push_back(a.tensor);
+        }
+      });
   std::sort(order.begin(), order.end());  // allocation order: a, b, c as the host made them
   for (uint32_t r : order) {
     dense[r] = static_cast<int64_t>(rec.tensors.size());
@@ -134,7 +118,9 @@ RecordedLaunch finish_recording(Launch& l, const LaunchTensors& t, CallSite site
   }
   for (auto& program : l.programs) {
     for (isa::Instruction& in : program) {
-      std::visit(GmOperands{dense}, in.op);
+      isa::for_each_operand(in.op, [&](const isa::FieldFacts&, isa::Addr& a) {
+        if (a.space == isa::Space::GM) a.tensor = static_cast<uint32_t>(dense[a.tensor]);
+      });
       if (const auto* f = std::get_if<isa::Fixpipe>(&in.op)) rec.tensors[f->dst.tensor].written_as = f->dtype;
     }
     rec.programs.push_back(std::move(program));

@@ -1,8 +1,8 @@
-// The cycle simulation of a launch, in a child process: the SystemC kernel is process-global and
-// can be elaborated once, while a program may launch many kernels. The child builds one
-// ProgramSource per block (the GM tensors shared by name), runs the chip timing-only (the data
-// was computed already as the kernel ran) through the run command's pipeline, writes stats.json
-// and the other outputs to the launch's directory and exits with the pipeline's status.
+// The cycle simulation of a launch, in a child process (session::run_in_child: SystemC elaborates
+// one model per process, while a program may launch many kernels). The child builds one
+// ProgramSource per block (the GM tensors shared by name), runs the chip timing-only (the data was
+// computed already as the kernel ran) through the session layer, writes stats.json and the other
+// outputs to the launch's directory, and hands its result back.
 #pragma once
 #include <string>
 
@@ -11,7 +11,7 @@
 
 namespace aicore::frontend {
 
-// The child's exit status: 0 ok, 2 input error, 3 fault (or the child died).
+// The simulation's exit status: 0 ok, 2 input error, 3 fault or checker errors (or the child died).
 int simulate(const RecordedLaunch& rec, const std::string& dir, const LaunchOptions& opt);
 
 }  // namespace aicore::frontend

@@ -22,7 +22,8 @@ const char* densify_summary() {
 
 std::string densify_usage(const std::string& program) {
   return "usage: " + program + " " + densify_synopsis() + "\n" + densify_summary() + "\n" +
-         "  INPUT is the original sparse B, K x N int8: a .npy, or raw row-major bytes (then --k and --n).\n"
+         "  INPUT (or --in INPUT) is the original sparse B, K x N int8: a .npy, or raw row-major bytes\n"
+         "  (then --k and --n).\n"
          "  --b-out     dense B' (K/2 x N) in Zn fractals, raw, zero padded to whole 512 B fractals\n"
          "  --idx-out   2-bit indexes, 128 B per B' fractal (docs/semantics.md §5)\n"
          "  --kept-out  K x N int8 .npy of what the Cube effectively multiplies (dropped values zeroed)\n"

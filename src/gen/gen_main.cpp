@@ -19,6 +19,14 @@ const char* gen_summary() {
   return "generate an int8 GEMM case: trace, GM images and an independent golden result";
 }
 
+const char* matmul_synopsis() {
+  return "gen --dtype half|bf16 --m M --k K --n N --out DIR [options]";
+}
+
+const char* matmul_summary() {
+  return "generate the best-practice fp16/bf16 matmul kernel: trace, GM images and a golden result";
+}
+
 std::string gen_usage(const std::string& program) {
   return "usage: " + program + " " + gen_synopsis() + "\n" + gen_summary() + "\n" +
          "  Writes DIR/NAME.trace, a.bin (A row-major), b.bin (B' or B in Zn fractals), idx.bin (sparse),\n"
@@ -39,19 +47,16 @@ std::string gen_usage(const std::string& program) {
          "  --no-originals      do not write a.npy / b_sparse.npy / b.npy\n"
          "\n"
          "usage: " +
-         program +
-         " gen --dtype half|bf16 --m M --k K --n N --out DIR [options]\n"
+         program + " " + matmul_synopsis() +
+         "\n"
          "  The best-practice fp16/bf16 matmul kernel: C (M x N) = A x B in base blocks, DataCopyNd2Nz\n"
-         "  into double-buffered L1, LoadData into double-buffered L0A/L0B, L0C accumulation over K (fp32), "
-         "one\n"
-         "  Fixpipe per block converting C to its type. M, K, N multiples of 16. Writes DIR/NAME.trace, "
-         "a.bin,\n"
-         "  b.bin, c_golden.bin.\n"
+         "  into double-buffered L1, LoadData into double-buffered L0A/L0B, L0C accumulation over K (fp32),\n"
+         "  one Fixpipe per block converting C to its type. M, K, N multiples of 16. Writes DIR/NAME.trace,\n"
+         "  a.bin, b.bin, c_golden.bin.\n"
          "  --c-dtype half|bf16|float  the type of C in GM (default: the input type, as the best-practice\n"
          "                      kernel writes fp16 C; float: the fp32 L0C cells as they are)\n"
-         "  --unit-flag on|off  hand L0C to Fixpipe by unitFlag as the Matmul NORM template does (on, "
-         "default)\n"
-         "                      or by M_FIX / FIX_M flags (off)\n"
+         "  --unit-flag on|off  hand L0C to Fixpipe by unitFlag as the Matmul NORM template does (on,\n"
+         "                      default) or by M_FIX / FIX_M flags (off)\n"
          "  --b-layout nd|nt    B as K x N row-major (nd) or N x K row-major, B transposed (nt, default)\n"
          "  --base MxNxK        base block base_m x base_n x base_k (default 128x256x64)\n"
          "  --l1-buffers 1|2    L1 slots (default 2); --l0-buffers 1|2: L0A/L0B slots (default 2)\n"

@@ -1,8 +1,10 @@
 #include "aicore/isa/check.hpp"
 
 #include <string>
+#include <type_traits>
 
 #include "aicore/common/error.hpp"
+#include "aicore/isa/descriptors.hpp"
 
 namespace aicore::isa {
 
@@ -20,14 +22,43 @@ std::string where(const char* operand, const Addr& a) {
   return std::string(operand) + " (" + to_string(a.space) + " offset " + std::to_string(a.offset) + ")";
 }
 
-void need_space(const char* operand, const Addr& a, Space s1, Space s2 = Space::SparseIndex) {
-  if (a.space != s1 && a.space != s2) {
-    std::string want = to_string(s1);
-    if (s2 != Space::SparseIndex) want += " or " + std::string(to_string(s2));
+// The rules the descriptor states (isa/descriptors.hpp) for ops that come from elsewhere than a
+// trace (the front end, generators): each operand in one of its memories and inside any buffer,
+// each dtype one the instruction takes.
+void need_space(const char* operand, const Addr& a, SpaceMask allowed) {
+  if (!(allowed & bit(a.space))) {
+    std::string want;
+    for (const Space s : {Space::GM, Space::L1, Space::L0A, Space::L0B, Space::L0C})
+      if (allowed & bit(s)) want += (want.empty() ? "" : " or ") + std::string(to_string(s));
     fail(FaultKind::InvalidField,
          std::string(operand) + " must be in " + want + ", not " + to_string(a.space));
   }
   if (a.offset > kMaxOffset) fail(FaultKind::OutOfBounds, where(operand, a) + " is beyond any buffer");
+}
+
+void need_dtype(const char* mnemonic, const FieldFacts& f, DType t) {
+  if (f.dtypes & bit(t)) return;
+  fail(FaultKind::InvalidField, std::string(mnemonic) + " " + f.name + " must be " +
+                                    describe_dtypes(f.dtypes) + ", not " + to_string(t));
+}
+
+// Decided at compile time from the table: only the fields with a rule cost a comparison.
+template <class T>
+void described_rules(const T& op) {
+  for_each_field_index<T>([&](auto i) {
+    constexpr const auto& field = field_at<T, decltype(i)::value>;
+    constexpr const FieldFacts& f = field.facts;
+    using F = std::decay_t<decltype(field)>;
+    using V = typename F::Value;
+    const V& v = F::of(op);
+    if constexpr (std::is_same_v<V, Addr>) need_space(f.name, v, f.spaces);
+    if constexpr (std::is_same_v<V, DType> && f.dtypes != kAnyDType)
+      need_dtype(Descriptor<T>::facts.mnemonic, f, v);
+    if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool> && !f.unused && f.max < f.type_max)
+      if (v > f.max)
+        fail(FaultKind::InvalidField, std::string(f.name) + " must be 0.." + std::to_string(f.max) +
+                                          " (got " + std::to_string(v) + ")");
+  });
 }
 
 void need_align(const char* operand, const Addr& a, uint64_t align) {
@@ -36,24 +67,11 @@ void need_align(const char* operand, const Addr& a, uint64_t align) {
 }
 
 struct FieldCheck {
-  void operator()(const DataCopy& o) const {
-    need_space("dst", o.dst, Space::L1);
-    need_space("src", o.src, Space::GM);
-    need_align("dst", o.dst, 32);
-  }
-  void operator()(const DataCopyNd2Nz& o) const {
-    need_space("dst", o.dst, Space::L1);
-    need_space("src", o.src, Space::GM);
-    need_align("dst", o.dst, 32);
-  }
+  void operator()(const DataCopy& o) const { need_align("dst", o.dst, 32); }
+  void operator()(const DataCopyNd2Nz& o) const { need_align("dst", o.dst, 32); }
   void operator()(const LoadData& o) const {
-    need_space("dst", o.dst, Space::L0A, Space::L0B);
-    need_space("src", o.src, Space::L1);
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
-    if (!(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16))
-      fail(FaultKind::InvalidField,
-           std::string("LoadData dtype must be int8, half or bf16, not ") + to_string(o.dtype));
     if (!(o.sid == 0)) fail(FaultKind::InvalidField, "sid must be 0 (got " + std::to_string(o.sid) + ")");
     if (!(!o.ifTranspose || o.dtype != DType::Int8))
       fail(FaultKind::InvalidField, "ifTranspose is only legal for b16 data (half/bf16), not int8");
@@ -61,9 +79,6 @@ struct FieldCheck {
       fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
   }
   void operator()(const LoadDataWithSparse& o) const {
-    need_space("dst", o.dst, Space::L0B);
-    need_space("src", o.src, Space::L1);
-    need_space("idx", o.idx, Space::L1);
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
     need_align("idx", o.idx, 32);
@@ -73,9 +88,6 @@ struct FieldCheck {
            "addrMode must be 0");
   }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
-    need_space("dst", o.dst, Space::L0C);
-    need_space("fm", o.fm, Space::L0A);
-    need_space("filter", o.filter, Space::L0B);
     need_align("dst", o.dst, dst_align);
     need_align("fm", o.fm, kFractalBytes);
     need_align("filter", o.filter, kFractalBytes);
@@ -104,12 +116,7 @@ struct FieldCheck {
                                                "is not modelled, for quantPre ") +
                                        to_string(o.quantPre));
   }
-  void operator()(const Mmad& o) const {
-    mmad_common(o, 64);
-    if (!(o.dtype == DType::Int8 || o.dtype == DType::Half || o.dtype == DType::BF16))
-      fail(FaultKind::InvalidField,
-           std::string("Mmad dtype must be int8, half or bf16, not ") + to_string(o.dtype));
-  }
+  void operator()(const Mmad& o) const { mmad_common(o, 64); }
   void operator()(const MmadWithSparse& o) const {
     mmad_common(o, kCFractalBytes);
     if (!(o.k % 4 == 0))
@@ -117,8 +124,6 @@ struct FieldCheck {
            "MmadWithSparse k (the original K) must be a multiple of 4 (got " + std::to_string(o.k) + ")");
   }
   void operator()(const Fixpipe& o) const {
-    need_space("dst", o.dst, Space::GM);
-    need_space("src", o.src, Space::L0C);
     need_align("src", o.src, 64);
     if (!(o.dtype == DType::Int32 || o.dtype == DType::Float))
       fail(
@@ -133,8 +138,9 @@ struct FieldCheck {
         o.quantPre == QuantMode::QF322B8_PRE)
       deq_scalar(o);
     unit_flag(o.unitFlag);
-    if (!(o.nSize % 16 == 0))
-      fail(FaultKind::InvalidField, "nSize must be a multiple of 16 (got " + std::to_string(o.nSize) + ")");
+    if (!(o.nSize % 16 == 0 && o.nSize <= 4095))
+      fail(FaultKind::InvalidField,
+           "nSize must be a multiple of 16 in [0, 4095] (got " + std::to_string(o.nSize) + ")");
     if (o.ndNum > 1) {
       if (!(o.srcNdStride >= 1 && o.srcNdStride <= 512))
         fail(FaultKind::InvalidField, "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " +
@@ -142,15 +148,13 @@ struct FieldCheck {
       if (!(o.dstNdStride != 0)) fail(FaultKind::InvalidField, "dstNdStride must not be 0 when ndNum > 1");
     }
   }
-  void event(EventPair e, uint8_t id) const {
+  void event(EventPair e) const {
     if (!(is_legal_event(e)))
       fail(FaultKind::IllegalEvent, std::string("event ") + to_string(e.src) + "_" + to_string(e.dst) +
                                         " is not a legal pair on the Cube core");
-    if (!(id < kEventIds))
-      fail(FaultKind::InvalidField, "event id must be 0..7 (got " + std::to_string(id) + ")");
   }
-  void operator()(const SetFlag& o) const { event(o.event, o.id); }
-  void operator()(const WaitFlag& o) const { event(o.event, o.id); }
+  void operator()(const SetFlag& o) const { event(o.event); }
+  void operator()(const WaitFlag& o) const { event(o.event); }
   void operator()(const PipeBarrier&) const {}
 };
 
@@ -271,7 +275,12 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
 }
 
 void check_fields(const Op& op) {
-  std::visit(FieldCheck{}, op);
+  std::visit(
+      [](const auto& o) {
+        described_rules(o);
+        FieldCheck{}(o);
+      },
+      op);
 }
 
 void check(const Op& op, const Limits& limits) {

@@ -169,38 +169,4 @@ uint32_t output_size(const Fixpipe& f) {
   return size_of(output_dtype(f));
 }
 
-namespace {
-struct MnemonicOf {
-  const char* operator()(const DataCopy&) const { return "DataCopy"; }
-  const char* operator()(const DataCopyNd2Nz&) const { return "DataCopyNd2Nz"; }
-  const char* operator()(const LoadData&) const { return "LoadData"; }
-  const char* operator()(const LoadDataWithSparse&) const { return "LoadDataWithSparse"; }
-  const char* operator()(const Mmad&) const { return "Mmad"; }
-  const char* operator()(const MmadWithSparse&) const { return "MmadWithSparse"; }
-  const char* operator()(const Fixpipe&) const { return "Fixpipe"; }
-  const char* operator()(const SetFlag&) const { return "SetFlag"; }
-  const char* operator()(const WaitFlag&) const { return "WaitFlag"; }
-  const char* operator()(const PipeBarrier&) const { return "PipeBarrier"; }
-};
-struct PipeOf {
-  Pipe operator()(const DataCopy&) const { return Pipe::MTE2; }
-  Pipe operator()(const DataCopyNd2Nz&) const { return Pipe::MTE2; }
-  Pipe operator()(const LoadData&) const { return Pipe::MTE1; }
-  Pipe operator()(const LoadDataWithSparse&) const { return Pipe::MTE1; }
-  Pipe operator()(const Mmad&) const { return Pipe::M; }
-  Pipe operator()(const MmadWithSparse&) const { return Pipe::M; }
-  Pipe operator()(const Fixpipe&) const { return Pipe::FIX; }
-  Pipe operator()(const SetFlag& f) const { return f.event.src; }
-  Pipe operator()(const WaitFlag& f) const { return f.event.dst; }
-  Pipe operator()(const PipeBarrier& b) const { return b.all ? Pipe::S : b.pipe; }
-};
-}  // namespace
-
-const char* mnemonic(const Op& op) {
-  return std::visit(MnemonicOf{}, op);
-}
-Pipe pipe_of(const Op& op) {
-  return std::visit(PipeOf{}, op);
-}
-
 }  // namespace aicore::isa

@@ -53,8 +53,8 @@ struct Chip::Impl {
   Impl(const config::Config& c, const std::vector<InstructionSource*>& sources, bool timing_only)
       : cfg(c),
         ctx(checked_core_count(c, sources.size())),
-        gm(cfg.buffers.gm_max_bytes, !timing_only),
-        port(ctx.core_count, cfg.gm.shared_bytes_per_cycle, cfg.chip.gm_bytes_per_cycle) {
+        gm(cfg.buffers.gm_max_bytes, cfg.chip.hbm.bytes, !timing_only),
+        port(cfg.chip, cfg.gm.shared_bytes_per_cycle, ctx.core_count, gm) {
     for (size_t i = 0; i < sources.size(); ++i) {
       const isa::CoreId id{static_cast<uint16_t>(i)};
       cores.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), ctx, id, cfg.core(),
@@ -124,6 +124,11 @@ ChipSummary Chip::run() {
     }
     s.ctx.raise(FaultKind::Deadlock, msg, end);
   }
+  const L2Cache& l2 = s.port.l2();
+  out.l2.counts = l2.total();
+  out.l2.evictions = l2.evictions();
+  out.l2.valid_lines = l2.valid_lines();
+  out.l2.dirty_lines = l2.dirty_lines();
   out.fault = s.ctx.fault;
   out.completed = !out.fault && !out.input_error;
   if (out.fault && out.fault->cycle() > out.cycles) out.cycles = out.fault->cycle();

@@ -111,6 +111,7 @@ CoreSummary Core::summary(bool finish_flags, const GmPort& gm) {
     out.memories[static_cast<size_t>(m->space())] = MemorySummary{m->bytes_read(), m->bytes_written()};
   out.memories[static_cast<size_t>(Space::GM)] =
       MemorySummary{gm.bytes_read(ctx_.id), gm.bytes_written(ctx_.id)};
+  out.l2 = gm.l2().counts(ctx_.id.value);
   return out;
 }
 

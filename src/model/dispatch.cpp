@@ -4,26 +4,10 @@
 
 namespace aicore::model {
 
-namespace {
-// Delivery order: time, then arrival.
-struct Earlier {
-  template <class K>
-  bool operator()(const K& a, const K& b) const {
-    return a.now != b.now ? a.now < b.now : a.seq < b.seq;
-  }
-};
-struct Later {
-  template <class K>
-  bool operator()(const K& a, const K& b) const {
-    return Earlier()(b, a);
-  }
-};
-}  // namespace
-
 void Dispatcher::add_observer(Observer* o) {
   observers_.push_back(o);
   wants_queue_ = wants_queue_ || o->wants_queue();
-  wants_issue_ = wants_issue_ || o->wants_issue();
+  if (o->wants_issue()) issue_observers_.push_back(o);
 }
 
 uint64_t Dispatcher::horizon_above(uint64_t floor) {
@@ -49,7 +33,6 @@ void Dispatcher::accept(uint64_t now, Deliver&& deliver_now, Keep&& keep) {
   // something held comes first) and nothing held is final. Above it, the exact value counts.
   const uint64_t h = horizon_above(std::min(now, held_min_));
   if (direct(now, h)) {
-    ++seq_;
     deliver_now();
   } else {
     keep();
@@ -100,65 +83,36 @@ void Dispatcher::queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int del
 }
 
 void Dispatcher::issue(const IssueRecord& r) {
-  if (!wants_issue_) return;
-  accept(
-      r.issue_cycle, [&] { deliver_issue(r); },
-      [&] {
-        const uint32_t slot = issues_.take();
-        HeldIssue& held = issues_.items[slot];
-        held.record = r;
-        held.instr = *r.instr;
-        hold(r.issue_cycle, slot << kKindBits | kIssue);
-      });
+  // Not held nor ordered: program order per core is all its observers need (observer.hpp).
+  for (Observer* o : issue_observers_) o->on_issue(r);
 }
 
 void Dispatcher::hold(uint64_t now, uint32_t ref) {
-  held_.push_back(Key{now, seq_++, ref});
-  if (held_is_heap_) {
-    std::push_heap(held_.begin(), held_.end(), Later());
-  } else if (held_.size() > kHeapAbove) {
-    std::make_heap(held_.begin(), held_.end(), Later());
-    held_is_heap_ = true;
-  }
-  held_min_ = std::min(held_min_, now);
+  const Key k{now, ref};  // after every key held with the same or an earlier `now`: arrival order
+  const auto later = [](const Key& a, uint64_t t) { return a.now > t; };
+  size_t pos = held_.size();
+  while (pos > head_ && held_.size() - pos < kScan && later(held_[pos - 1], now)) --pos;
+  if (pos > head_ && later(held_[pos - 1], now))  // far back: search the rest
+    pos = static_cast<size_t>(std::upper_bound(held_.begin() + static_cast<std::ptrdiff_t>(head_),
+                                               held_.begin() + static_cast<std::ptrdiff_t>(pos), now,
+                                               [](uint64_t t, const Key& a) { return t < a.now; }) -
+                              held_.begin());
+  held_.insert(held_.begin() + static_cast<std::ptrdiff_t>(pos), k);
+  held_min_ = held_[head_].now;
 }
 
 void Dispatcher::release_slow(uint64_t before) {
-  // Take out everything earlier than `before`, in delivery order, before delivering any.
-  ready_.clear();
-  if (held_is_heap_) {
-    while (!held_.empty() && held_.front().now < before) {
-      std::pop_heap(held_.begin(), held_.end(), Later());
-      ready_.push_back(held_.back());
-      held_.pop_back();
-    }
-    held_min_ = held_.empty() ? UINT64_MAX : held_.front().now;
-    held_is_heap_ = held_.size() >= kArrayBelow;  // a heap is an unsorted array as well
-  } else {
-    uint64_t min = UINT64_MAX;
-    size_t kept = 0;
-    for (const Key& k : held_) {
-      if (k.now < before) {
-        ready_.push_back(k);
-      } else {
-        held_[kept++] = k;
-        min = std::min(min, k.now);
-      }
-    }
-    held_.resize(kept);
-    held_min_ = min;
-    if (ready_.size() <= 32) {  // insertion sort: few keys, often nearly in order
-      for (size_t i = 1; i < ready_.size(); ++i) {
-        const Key k = ready_[i];
-        size_t j = i;
-        for (; j > 0 && Earlier()(k, ready_[j - 1]); --j) ready_[j] = ready_[j - 1];
-        ready_[j] = k;
-      }
-    } else {
-      std::sort(ready_.begin(), ready_.end(), Earlier());
-    }
+  // Front to back: the sorted keys are the delivery order. Nothing is held meanwhile
+  // (observers make no events), so each key is delivered as it is taken.
+  while (head_ < held_.size() && held_[head_].now < before) deliver(held_[head_++]);
+  if (head_ == held_.size()) {
+    held_.clear();
+    head_ = 0;
+  } else if (head_ > held_.size() / 2) {
+    held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
   }
-  for (const Key& k : ready_) deliver(k);
+  held_min_ = front_now();
 }
 
 void Dispatcher::flush_all() {
@@ -189,13 +143,6 @@ void Dispatcher::deliver(const Key& k) {
       deliver_queue(isa::CoreId{static_cast<uint16_t>(slot >> 4)}, static_cast<isa::Pipe>((slot >> 1) & 7),
                     k.now, slot & 1 ? 1 : -1);
       break;
-    case kIssue: {
-      HeldIssue& held = issues_.items[slot];
-      held.record.instr = &held.instr;
-      deliver_issue(held.record);
-      issues_.free.push_back(slot);
-      break;
-    }
   }
 }
 
@@ -210,11 +157,6 @@ void Dispatcher::deliver_flag(const FlagEvent& f) {
 void Dispatcher::deliver_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta) {
   for (Observer* o : observers_)
     if (o->wants_queue()) o->on_queue(core, pipe, cycle, delta);
-}
-
-void Dispatcher::deliver_issue(const IssueRecord& r) {
-  for (Observer* o : observers_)
-    if (o->wants_issue()) o->on_issue(r);
 }
 
 }  // namespace aicore::model

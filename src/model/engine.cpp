@@ -287,9 +287,9 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   exact_start += static_cast<double>(start - first);  // a delay keeps the fractional phase
   r.start_cycle = start;
   if (gm) {
-    r.busy_end = start + c.occupancy;
-    const uint64_t through = gm_transfer(fp, start, c);
-    r.busy_end = std::max(r.busy_end, start + c.fixed + std::max(c.port_cycles, through - start));
+    // The memory side serves the transfer at no more than its lone rate (gm_port.hpp): alone it
+    // ends at start + occupancy; sharing the L2, HBM or the core's port makes it later.
+    r.busy_end = std::max(start + c.occupancy, gm_transfer(op, fp, start, c, r));
     r.port_stall_cycles = r.busy_end - (start + c.occupancy);
     if (r.port_stall_cycles) r.wait_cause = WaitCause::Port;
     r.wait_cycles += r.port_stall_cycles;
@@ -364,8 +364,11 @@ void Engine::count_aic(uint64_t from, uint64_t end) {
 }
 
 void Engine::catch_up(uint64_t cycle) {
-  // Pipes are numbered 1.. (S is 0): phase p of a cycle is p time units into it.
-  const uint64_t target = cycle * time_units_per_cycle() + static_cast<uint64_t>(pipe_);
+  // Phases order the requests of one cycle: by pipe (numbered 1.., S is 0), then by core
+  // (chip.cores <= 128), so that shared resources see them in the same order however SystemC
+  // runs the threads of a cycle. Phase 0 is the GM port's (gm_port.cpp).
+  const uint64_t target =
+      cycle * time_units_per_cycle() + static_cast<uint64_t>(pipe_) * kCorePhases + ctx_.id.value;
   const uint64_t now = sc_core::sc_time_stamp().value();
   if (target > now)
     sc_core::wait(sc_core::sc_time::from_value(target - now));
@@ -396,17 +399,37 @@ uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycle
   return s;
 }
 
-uint64_t Engine::gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c) {
+uint64_t Engine::gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64_t start, const Cost& c,
+                             InstrRecord& r) {
   // GM bandwidth is shared with whoever transfers at the same moment (gm_port.hpp): catch up
   // with SystemC time, then leave the queue (the issue unit may go on) and wait for the end.
   catch_up(start);
   in_flight_ = true;
   in_flight_start_ = start;
   started(start);
-  bool write = false;
+  GmRequest rq;
   for (const isa::Extent& x : fp)
-    if (x.space == isa::Space::GM) write = x.write;
-  return gm_->transfer(ctx_.id, write, c.gm_bytes, c.gm_rate);
+    if (x.space == isa::Space::GM) {
+      rq.write = x.write;
+      rq.tensor = x.tensor;
+    }
+  rq.nd2nz = std::holds_alternative<isa::DataCopyNd2Nz>(op);
+  rq.bytes = c.gm_bytes;
+  // Alone, its data moves at its own rate or its core's GM port, whichever is lower.
+  const double rate = std::min(c.gm_rate, ctx_.cfg.gm.shared_bytes_per_cycle);
+  const auto data = static_cast<uint64_t>(std::ceil(static_cast<double>(c.gm_bytes) / rate));
+  rq.lone_cycles = c.fixed + std::max(c.occupancy - c.fixed, data);
+  if (c.gm_bytes) {
+    isa::exact_accesses(op, gm_access_);  // the L2 is looked up by the GM bytes actually moved
+    for (const isa::OperandAccess& a : gm_access_)
+      if (a.space == isa::Space::GM) rq.ranges = &a.ranges;
+  }
+  L2Outcome found;
+  const uint64_t through = gm_->transfer(ctx_.id, rq, found);
+  r.l2_hits = found.hits;
+  r.l2_misses = found.misses;
+  r.hbm_bytes = found.hbm_bytes();
+  return through;
 }
 
 }  // namespace aicore::model

@@ -11,8 +11,8 @@ namespace {
 constexpr double kEps = 1e-6;
 }  // namespace
 
-FluidShare::FluidShare(double total_capacity, std::vector<double> group_capacity)
-    : total_(total_capacity), group_cap_(std::move(group_capacity)) {}
+FluidShare::FluidShare(std::vector<double> capacity)
+    : capacity_(std::move(capacity)), used_(capacity_.size(), 0.0), weight_(capacity_.size(), 0.0) {}
 
 void FluidShare::advance(uint64_t now) {
   if (now <= now_) return;
@@ -22,7 +22,7 @@ void FluidShare::advance(uint64_t now) {
   now_ = now;
 }
 
-FluidShare::FlowId FluidShare::add(uint32_t group, double cap, uint64_t bytes) {
+FluidShare::FlowId FluidShare::add(double cap, uint64_t bytes, const Use* uses, size_t n) {
   FlowId id;
   if (!free_.empty()) {
     id = free_.back();
@@ -31,17 +31,29 @@ FluidShare::FlowId FluidShare::add(uint32_t group, double cap, uint64_t bytes) {
     id = static_cast<FlowId>(flows_.size());
     flows_.emplace_back();
   }
-  flows_[id] = Flow{group, cap, static_cast<double>(bytes), 0, true};
+  Flow f;
+  f.cap = cap;
+  f.left = static_cast<double>(bytes);
+  f.live = true;
+  for (size_t i = 0; i < n && i < kMaxUses; ++i)
+    if (uses[i].per_byte > 0) f.uses[f.n++] = uses[i];
+  flows_[id] = f;
   ++live_;
   share();
   return id;
+}
+
+// Served when no byte is left, or what is left would take under a billionth of a cycle (the
+// tolerance finish_of rounds with, so a flow due now is always taken now).
+bool FluidShare::served(const Flow& f) const {
+  return f.left <= kEps || (f.rate > 0 && f.left / f.rate <= 1e-9);
 }
 
 const std::vector<FluidShare::FlowId>& FluidShare::take_finished() {
   done_.clear();
   for (FlowId id = 0; id < flows_.size(); ++id) {
     Flow& f = flows_[id];
-    if (f.live && f.left <= kEps) {
+    if (f.live && served(f)) {
       f.live = false;
       --live_;
       free_.push_back(id);
@@ -54,54 +66,74 @@ const std::vector<FluidShare::FlowId>& FluidShare::take_finished() {
 
 uint64_t FluidShare::finish_of(FlowId id) const {
   const Flow& f = flows_[id];
+  if (f.rate <= 0) return UINT64_MAX;  // cannot happen with positive capacities
   // The cycle by which `left` bytes are served at `rate` (a lone flow at its own cap takes
   // exactly ceil(bytes / cap) cycles, the published single-transfer formula).
   const double cycles = std::ceil(f.left / f.rate - 1e-9);
   return now_ + static_cast<uint64_t>(std::max(cycles, 0.0));
 }
 
-uint64_t FluidShare::next_finish() const {
+uint64_t FluidShare::next_finish(FlowId* which) const {
   uint64_t best = UINT64_MAX;
-  for (FlowId id = 0; id < flows_.size(); ++id)
-    if (flows_[id].live) best = std::min(best, finish_of(id));
+  for (FlowId id = 0; id < flows_.size(); ++id) {
+    if (!flows_[id].live) continue;
+    const uint64_t t = finish_of(id);
+    if (t < best) {
+      best = t;
+      if (which) *which = id;
+    }
+  }
   return best;
 }
 
+bool FluidShare::feasible_alone() {
+  std::fill(used_.begin(), used_.end(), 0.0);
+  for (Flow& f : flows_) {
+    if (!f.live) continue;
+    double r = f.cap;
+    for (uint8_t i = 0; i < f.n; ++i) r = std::min(r, capacity_[f.uses[i].resource] / f.uses[i].per_byte);
+    f.rate = r;
+    for (uint8_t i = 0; i < f.n; ++i) used_[f.uses[i].resource] += r * f.uses[i].per_byte;
+  }
+  for (size_t r = 0; r < capacity_.size(); ++r)
+    if (used_[r] > capacity_[r] + kEps) return false;
+  return true;
+}
+
 void FluidShare::share() {
-  // Progressive filling: raise every unfrozen flow's rate by the same step until a limit is
-  // reached; flows at a reached limit freeze; repeat. Each round freezes at least one flow.
+  // The usual case: nothing shared is oversubscribed, every flow runs at its own limit.
+  if (feasible_alone()) return;
+  // Progressive filling: raise every unfrozen flow's rate by the same step until a resource is
+  // full or a flow reaches its cap; those flows freeze; repeat. Each round freezes at least one.
   open_.clear();
   for (FlowId id = 0; id < flows_.size(); ++id)
     if (flows_[id].live) {
       flows_[id].rate = 0;
       open_.push_back(id);
     }
-  if (open_.size() == 1) {  // the usual case: one transfer alone
-    Flow& f = flows_[open_[0]];
-    f.rate = std::min({f.cap, group_cap_[f.group], total_});
-    return;
-  }
-  group_used_.assign(group_cap_.size(), 0.0);
-  double used = 0;
+  std::fill(used_.begin(), used_.end(), 0.0);
   while (!open_.empty()) {
-    per_group_.assign(group_cap_.size(), 0);
-    for (FlowId id : open_) ++per_group_[flows_[id].group];
-    double step = (total_ - used) / static_cast<double>(open_.size());
-    for (FlowId id : open_) step = std::min(step, flows_[id].cap - flows_[id].rate);
-    for (size_t g = 0; g < group_cap_.size(); ++g)
-      if (per_group_[g]) step = std::min(step, (group_cap_[g] - group_used_[g]) / per_group_[g]);
+    std::fill(weight_.begin(), weight_.end(), 0.0);
+    double step = std::numeric_limits<double>::infinity();
+    for (FlowId id : open_) {
+      const Flow& f = flows_[id];
+      step = std::min(step, f.cap - f.rate);
+      for (uint8_t i = 0; i < f.n; ++i) weight_[f.uses[i].resource] += f.uses[i].per_byte;
+    }
+    for (size_t r = 0; r < capacity_.size(); ++r)
+      if (weight_[r] > 0) step = std::min(step, (capacity_[r] - used_[r]) / weight_[r]);
     step = std::max(step, 0.0);
     for (FlowId id : open_) {
-      flows_[id].rate += step;
-      group_used_[flows_[id].group] += step;
-      used += step;
+      Flow& f = flows_[id];
+      f.rate += step;
+      for (uint8_t i = 0; i < f.n; ++i) used_[f.uses[i].resource] += step * f.uses[i].per_byte;
     }
-    const bool total_full = used >= total_ - kEps;
     still_.clear();
     for (FlowId id : open_) {
       const Flow& f = flows_[id];
-      const bool frozen =
-          total_full || f.rate >= f.cap - kEps || group_used_[f.group] >= group_cap_[f.group] - kEps;
+      bool frozen = f.rate >= f.cap - kEps;
+      for (uint8_t i = 0; i < f.n && !frozen; ++i)
+        frozen = used_[f.uses[i].resource] >= capacity_[f.uses[i].resource] - kEps;
       if (!frozen) still_.push_back(id);
     }
     if (still_.size() == open_.size()) break;  // cannot happen with positive capacities; never loop

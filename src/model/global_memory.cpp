@@ -17,7 +17,8 @@ std::string both(const SourceLoc& first, const SourceLoc& second) {
 }
 }  // namespace
 
-GlobalMemory::GlobalMemory(uint64_t max_bytes, bool allocate) : max_bytes_(max_bytes), allocate_(allocate) {}
+GlobalMemory::GlobalMemory(uint64_t max_bytes, uint64_t hbm_bytes, bool allocate)
+    : max_bytes_(max_bytes), hbm_bytes_(hbm_bytes), allocate_(allocate) {}
 
 void GlobalMemory::add_view(sem::MemoryView* view) {
   views_.push_back(view);
@@ -55,7 +56,14 @@ std::unique_ptr<uint8_t[]> GlobalMemory::allocate_for(const TensorDecl& d) {
 }
 
 uint32_t GlobalMemory::add(const TensorDecl& d) {
+  const uint64_t at = (next_address_ + kTensorAlign - 1) / kTensorAlign * kTensorAlign;
+  if (d.bytes > hbm_bytes_ || at > hbm_bytes_ - d.bytes)
+    throw InputError(d.loc, ".gm " + d.name + ": the GM tensors do not fit in chip.hbm.bytes = " +
+                                std::to_string(hbm_bytes_) + " bytes of HBM (this one would end at " +
+                                std::to_string(at + d.bytes) + "; each tensor starts on a 2 MiB boundary)");
   std::unique_ptr<uint8_t[]> data = allocate_for(d);
+  address_.push_back(at);
+  next_address_ = at + d.bytes;
   if (data && d.load && !d.content_key.empty()) d.load(data.get());
   const auto id = static_cast<uint32_t>(info_.size());
   info_.push_back(TensorInfo{d.name, d.bytes, d.content_key, d.loc, d.loc});

@@ -4,28 +4,68 @@
 
 namespace aicore::model {
 
-GmPort::GmPort(uint32_t cores, double core_bytes_per_cycle, double chip_bytes_per_cycle)
-    : share_(chip_bytes_per_cycle, std::vector<double>(cores, core_bytes_per_cycle)),
+namespace {
+std::vector<double> capacities(const config::ChipConfig& chip, double port, uint32_t cores) {
+  std::vector<double> c(cores, port);  // resources 0 .. cores-1: each core's GM port
+  c.push_back(chip.hbm_capacity());
+  c.push_back(chip.l2_read_capacity());
+  c.push_back(chip.l2_write_capacity());
+  return c;
+}
+}  // namespace
+
+GmPort::GmPort(const config::ChipConfig& chip, double core_port_bytes_per_cycle, uint32_t cores,
+               const GlobalMemory& gm)
+    : chip_(chip),
+      gm_(gm),
+      l2_(L2Geometry{chip.l2.bytes, chip.l2.line_bytes, chip.l2.sector_bytes, chip.l2.ways}, cores),
+      share_(capacities(chip, core_port_bytes_per_cycle, cores)),
+      hbm_(cores),
+      l2_read_(cores + 1),
+      l2_write_(cores + 2),
       read_(cores, 0),
       written_(cores, 0) {}
 
-uint64_t GmPort::transfer(isa::CoreId core, bool write, uint64_t bytes, double cap) {
-  (write ? written_ : read_)[core.value] += bytes;
-  if (bytes == 0) return now_cycles();
-  share_.advance(now_cycles());
+uint64_t GmPort::transfer(isa::CoreId core, const GmRequest& rq, L2Outcome& found) {
+  (rq.write ? written_ : read_)[core.value] += rq.bytes;
+  const uint64_t now = now_cycles();
+  if (rq.bytes == 0) return now;
+  share_.advance(now);
   // Transfers that end exactly now end before this one starts sharing (whatever the order in
   // which the threads of this cycle run).
   finish_served(nullptr);
-  const FluidShare::FlowId id = share_.add(core.value, cap, bytes);
+  L2Outcome o;
+  const uint64_t base = gm_.address(rq.tensor);
+  if (rq.ranges)
+    l2_.access(rq.ranges->data(), rq.ranges->size(), base, rq.write, core.value, now, now + rq.lone_cycles,
+               o);
+  const double bytes = static_cast<double>(rq.bytes);
+  FluidShare::Use uses[3];
+  size_t n = 0;
+  uses[n++] = {core.value, 1.0};
+  uses[n++] = {rq.write ? l2_write_ : l2_read_,
+               rq.write || !rq.nd2nz ? 1.0 : 1.0 / chip_.l2.nd2nz_read_share};
+  if (o.hbm_bytes()) uses[n++] = {hbm_, static_cast<double>(o.hbm_bytes()) / bytes};
+  double cap = bytes / static_cast<double>(rq.lone_cycles);
+  if (o.shared)  // reads of lines other cores read meanwhile are served one after the other
+    cap /= 1.0 + chip_.l2.same_address_penalty * static_cast<double>(o.shared) / static_cast<double>(o.lines);
+  found.lines += o.lines;
+  found.hits += o.hits;
+  found.misses += o.misses;
+  found.shared += o.shared;
+  found.fill_bytes += o.fill_bytes;
+  found.writeback_bytes += o.writeback_bytes;
+
+  const FluidShare::FlowId id = share_.add(cap, rq.bytes, uses, n);
   if (waiters_.size() <= id) waiters_.resize(id + 1, nullptr);
   Waiter w;
   waiters_[id] = &w;
-  reschedule();
+  arm();
   while (!w.finished) {
     sc_core::wait(w.wake);
     share_.advance(now_cycles());
     finish_served(&w);
-    if (!w.finished) reschedule();  // woken early: cannot happen at the rates' precision
+    if (!w.finished) arm();  // woken early: cannot happen at the rates' precision
   }
   return now_cycles();
 }
@@ -38,21 +78,24 @@ void GmPort::finish_served(const Waiter* self) {
     waiters_[id] = nullptr;
     w->finished = true;
     w->wake.cancel();
+    if (armed_ == w) armed_ = nullptr;
     if (w != self) w->wake.notify(sc_core::SC_ZERO_TIME);
   }
-  reschedule();  // the others now share more
+  arm();  // the others now share more
 }
 
-void GmPort::reschedule() {
+void GmPort::arm() {
+  FluidShare::FlowId id = 0;
+  const uint64_t end = share_.next_finish(&id);
+  Waiter* next = end == UINT64_MAX ? nullptr : waiters_[id];
+  if (armed_ && armed_ != next) armed_->wake.cancel();
+  armed_ = next;
+  if (!next) return;
   // At the very start of the end cycle (phase 0), before any pipe's request of that cycle.
   const uint64_t now = sc_core::sc_time_stamp().value();
-  for (FluidShare::FlowId id = 0; id < waiters_.size(); ++id) {
-    Waiter* w = waiters_[id];
-    if (!w || !share_.live(id)) continue;
-    const uint64_t at = share_.finish_of(id) * time_units_per_cycle();
-    w->wake.cancel();
-    w->wake.notify(sc_core::sc_time::from_value(at > now ? at - now : 0));
-  }
+  const uint64_t at = end * time_units_per_cycle();
+  next->wake.cancel();
+  next->wake.notify(sc_core::sc_time::from_value(at > now ? at - now : 0));
 }
 
 }  // namespace aicore::model

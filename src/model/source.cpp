@@ -1,23 +1,13 @@
 #include "aicore/model/source.hpp"
 
+#include "aicore/isa/descriptors.hpp"
+
 namespace aicore::model {
 
-namespace {
-struct Remap {
-  const std::vector<uint32_t>& ids;
-  void fix(isa::Addr& a) const {
-    if (a.space == isa::Space::GM) a.tensor = ids.at(a.tensor);
-  }
-  void operator()(isa::DataCopy& o) const { fix(o.src); }
-  void operator()(isa::DataCopyNd2Nz& o) const { fix(o.src); }
-  void operator()(isa::Fixpipe& o) const { fix(o.dst); }
-  template <class T>
-  void operator()(T&) const {}  // no GM operand
-};
-}  // namespace
-
 void remap_gm(isa::Op& op, const std::vector<uint32_t>& chip_id_of) {
-  std::visit(Remap{chip_id_of}, op);
+  isa::for_each_operand(op, [&](const isa::FieldFacts&, isa::Addr& a) {
+    if (a.space == isa::Space::GM) a.tensor = chip_id_of.at(a.tensor);
+  });
 }
 
 ProgramSource::ProgramSource(std::vector<TensorDecl> tensors, std::vector<isa::Instruction> program)

@@ -56,6 +56,8 @@ SignalTracker::SignalTracker(CycleWindow window, bool waves, uint32_t cores)
   line_.assign(slots, -1);
   queue_.assign(slots, -1);
   path_.assign(cores_ * kPathCount, -1);
+  l2_hit_.assign(cores_ * kGmPathCount, -1);
+  hbm_.assign(cores_ * kGmPathCount, -1);
   flag_.assign(cores_ * isa::kPipeCount * isa::kPipeCount * isa::kEventIds, -1);
   pending_.resize(slots);
   pipe_free_.assign(slots, 0);
@@ -76,6 +78,13 @@ SignalTracker::SignalTracker(CycleWindow window, bool waves, uint32_t cores)
     for (int i = 0; i < kPathCount; ++i)
       path_[c * kPathCount + static_cast<size_t>(i)] =
           static_cast<int>(add(c, scope(c, "paths"), kPathNames[i], SignalKind::Real, 64, real_bits(0)));
+    for (size_t g = 0; g < kGmPathCount; ++g) {
+      const std::string name = kPathNames[static_cast<size_t>(kGmPaths[g])];
+      l2_hit_[c * kGmPathCount + g] =
+          static_cast<int>(add(c, scope(c, "l2"), name + "_hit_rate", SignalKind::Real, 64, real_bits(0)));
+      hbm_[c * kGmPathCount + g] =
+          static_cast<int>(add(c, scope(c, "l2"), name + "_HBM", SignalKind::Real, 64, real_bits(0)));
+    }
     if (!waves_) continue;
     for (Pipe src : kPipes)
       for (Pipe dst : kPipes) {
@@ -102,6 +111,11 @@ int SignalTracker::queue_signal(Pipe p, isa::CoreId c) const {
 }
 int SignalTracker::path_signal(Path p, isa::CoreId c) const {
   return c.value < cores_ ? path_[c.value * kPathCount + static_cast<size_t>(p)] : -1;
+}
+int SignalTracker::l2_signal(Path p, bool hbm, isa::CoreId c) const {
+  for (size_t g = 0; g < kGmPathCount; ++g)
+    if (kGmPaths[g] == p && c.value < cores_) return (hbm ? hbm_ : l2_hit_)[c.value * kGmPathCount + g];
+  return -1;
 }
 
 uint32_t SignalTracker::add(uint16_t core, const std::string& scope, const std::string& name, SignalKind kind,
@@ -160,6 +174,14 @@ void SignalTracker::on_instruction(const model::InstrRecord& r) {
       const double rate = static_cast<double>(r.bytes) / static_cast<double>(r.busy_end - r.start_cycle);
       push(r.start_cycle, sig, real_bits(rate));
       push(r.busy_end, sig, real_bits(0));
+      if (const uint64_t lines = r.l2_hits + r.l2_misses) {  // a GM transfer: what the L2 did
+        const double span = static_cast<double>(r.busy_end - r.start_cycle);
+        const int hit = l2_signal(*path, false, r.core), hbm = l2_signal(*path, true, r.core);
+        push(r.start_cycle, hit, real_bits(static_cast<double>(r.l2_hits) / static_cast<double>(lines)));
+        push(r.busy_end, hit, real_bits(0));
+        push(r.start_cycle, hbm, real_bits(static_cast<double>(r.hbm_bytes) / span));
+        push(r.busy_end, hbm, real_bits(0));
+      }
     }
   }
   advance();

@@ -196,6 +196,41 @@ void figures_json(nlohmann::json& j, const Pipes& pipes, const StatsCollector::F
   j["summary"]["bound_pipe"] = isa::to_string(bound_pipe(pipes));
 }
 
+double rate_of(uint64_t hits, uint64_t misses) {
+  return ratio(hits, hits + misses);
+}
+
+// One core's (or the chip's) L2 requests, with the names of msprof's L2Cache.csv where it has one.
+nlohmann::json l2_json(const model::L2Counts& l2) {
+  return {{"read_hits", l2.read_hits},
+          {"read_misses", l2.read_misses},
+          {"write_hits", l2.write_hits},
+          {"write_misses", l2.write_misses},
+          {"read_hit_rate", rate_of(l2.read_hits, l2.read_misses)},
+          {"write_hit_rate", rate_of(l2.write_hits, l2.write_misses)},
+          {"hit_rate", l2.hit_rate()},
+          {"l2_read_bytes", l2.read_bytes},
+          {"l2_write_bytes", l2.write_bytes},
+          {"hbm_read_bytes", l2.hbm_read_bytes},
+          {"hbm_write_bytes", l2.hbm_write_bytes},
+          {"shared_reads", l2.shared_reads}};
+}
+
+nlohmann::json chip_json(const model::ChipSummary& s, const config::Config& cfg) {
+  nlohmann::json l2 = l2_json(s.l2.counts);
+  l2["bytes"] = cfg.chip.l2.bytes;
+  l2["line_bytes"] = cfg.chip.l2.line_bytes;
+  l2["evictions"] = s.l2.evictions;
+  l2["valid_lines"] = s.l2.valid_lines;
+  l2["dirty_lines"] = s.l2.dirty_lines;
+  const uint64_t hbm = s.l2.counts.hbm_read_bytes + s.l2.counts.hbm_write_bytes;
+  return {{"l2", l2},
+          {"hbm",
+           {{"bytes", hbm},
+            {"bytes_per_cycle", ratio(hbm, s.cycles)},
+            {"peak_bytes_per_cycle", cfg.chip.hbm_capacity()}}}};
+}
+
 }  // namespace
 
 nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, const config::Config& cfg,
@@ -212,6 +247,7 @@ nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, 
   j["config"] = config::to_json(cfg);
   figures_json(j, summed_pipes(s), c.total(), cfg, s.cycles, std::max<size_t>(s.cores.size(), 1));
   j["flags_left_set"] = s.flags_left_set;
+  j["chip"] = chip_json(s, cfg);
   j["cores"] = nlohmann::json::array();
   for (const model::CoreSummary& core : s.cores) {
     nlohmann::json o;
@@ -221,6 +257,7 @@ nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, 
     o["instructions"] = core.instructions;
     figures_json(o, core.pipes, c.core(core.core), cfg, core.cycles, 1);
     o["flags_left_set"] = core.flags_left_set;
+    o["l2"] = l2_json(core.l2);
     j["cores"].push_back(std::move(o));
   }
   return j;
@@ -266,6 +303,18 @@ std::string summary_text(const model::ChipSummary& s, const StatsCollector& stat
     const double avg = ratio(bytes, core_cycles), peak = path_peak(p, cfg);
     std::snprintf(line, sizeof line, "    %-16s %8.1f of %6.0f (%5.1f%%)  %llu bytes\n", to_string(p), avg,
                   peak, peak > 0 ? 100.0 * avg / peak : 0.0, static_cast<unsigned long long>(bytes));
+    out += line;
+  }
+  const model::L2Counts& l2 = s.l2.counts;
+  if (l2.requests()) {
+    const uint64_t hbm = l2.hbm_read_bytes + l2.hbm_write_bytes;
+    std::snprintf(
+        line, sizeof line,
+        "  L2: hit rate %.1f%% (reads %.1f%%, writes %.1f%%); HBM %llu bytes read, %llu written "
+        "(%.1f of %.0f B/cycle)\n",
+        100.0 * l2.hit_rate(), 100.0 * rate_of(l2.read_hits, l2.read_misses),
+        100.0 * rate_of(l2.write_hits, l2.write_misses), static_cast<unsigned long long>(l2.hbm_read_bytes),
+        static_cast<unsigned long long>(l2.hbm_write_bytes), ratio(hbm, s.cycles), cfg.chip.hbm_capacity());
     out += line;
   }
   StatsCollector::PipeWaits total;

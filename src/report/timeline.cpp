@@ -74,6 +74,14 @@ TimelineWriter::TimelineWriter(const std::string& path, const config::Config& cf
       counter_name_[s] = to_string(static_cast<Path>(i));
       counter_arg_[s] = "bytes_per_cycle";
     }
+    for (Path p : kGmPaths) {
+      const auto hit = static_cast<size_t>(tracker_.l2_signal(p, false, isa::CoreId{c}));
+      const auto hbm = static_cast<size_t>(tracker_.l2_signal(p, true, isa::CoreId{c}));
+      counter_name_[hit] = std::string(to_string(p)) + " L2 hits";
+      counter_arg_[hit] = "hit_rate";
+      counter_name_[hbm] = std::string(to_string(p)) + " HBM";
+      counter_arg_[hbm] = "bytes_per_cycle";
+    }
   }
   out_ << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"trace\":\"" << json_escape(trace)
        << "\",\"config\":\"" << json_escape(cfg.name) << "\",\"clock_mhz\":";

@@ -20,11 +20,18 @@ std::string point_values(const Plan& plan, const nlohmann::json& row) {
   return s;
 }
 
+// "point 42 (id 3f2a...)": the number counts points in study order; the id names its folder
+// (points/ID), which is what diff and the records take.
+std::string point_name(const nlohmann::json& row) {
+  return "point " + std::to_string(row["point"].get<size_t>()) + " (id " + row.value("id", std::string("?")) +
+         ")";
+}
+
 std::string point_line(const Plan& plan, const char* label, const nlohmann::json& row) {
-  char buf[200];
+  char buf[240];
   const double us = row.contains("time_us") && row["time_us"].is_number() ? row["time_us"].get<double>() : 0;
-  std::snprintf(buf, sizeof buf, "%-6s point %-5zu %10.0f cycles (%.3f us), bound %-4s ", label,
-                row["point"].get<size_t>(), row["cycles"].get<double>(), us,
+  std::snprintf(buf, sizeof buf, "%-6s %-32s %10.0f cycles (%.3f us), bound %-4s ", label,
+                point_name(row).c_str(), row["cycles"].get<double>(), us,
                 row.value("bound_pipe", std::string("?")).c_str());
   return std::string(buf) + point_values(plan, row) + "\n";
 }
@@ -69,8 +76,8 @@ std::string failure_lines(const Table& t) {
     n += count;
     kinds += (kinds.empty() ? "" : ", ") + st + " " + std::to_string(count);
   }
-  return "failed: " + std::to_string(n) + " point(s) (" + kinds + "); first: point " +
-         std::to_string((*first)["point"].get<size_t>()) + ": " + first->value("message", "") + "\n";
+  return "failed: " + std::to_string(n) + " point(s) (" + kinds + "); first: " + point_name(*first) + ": " +
+         first->value("message", "") + "\n";
 }
 
 }  // namespace
@@ -131,6 +138,10 @@ std::string summary_text(const Plan& plan, const Table& t, const RunCounts& c, c
     std::string b;
     for (const auto& [pipe, n] : bound) b += (b.empty() ? "" : ", ") + pipe + " " + std::to_string(n);
     out += "bound pipe: " + b + "\n";
+    const fs::path points = fs::path(out_dir) / "points";
+    if (best != worst)
+      out += "compare them: aicore-sim diff " + (points / best->value("id", "")).string() + " " +
+             (points / worst->value("id", "")).string() + "\n";
   }
   out += sensitivity_lines(plan, t);
   out += failure_lines(t);

@@ -1,4 +1,5 @@
-// Private to the trace reader: the v1 instruction table (docs/trace-format.md) and its parser.
+// Private to the trace reader: the instruction parser (docs/trace-format.md), run by the
+// descriptor table (isa/descriptors.hpp).
 #pragma once
 #include <string>
 #include <string_view>

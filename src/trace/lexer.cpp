@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace aicore::trace::detail {
@@ -11,6 +12,27 @@ namespace {
 constexpr size_t kChunkBytes = size_t{1} << 16;
 constexpr size_t kMaxEcho = 48;         // longest user text quoted in a message
 constexpr size_t kMaxSuggestWord = 64;  // longer words are not misspellings of anything
+
+// The line scan, 8 bytes per step: a mask with the top bit of every byte of x that is zero, or
+// below n (n <= 0x80; for bytes below 0x80), or not ASCII. Only its lowest set bit is exact (a
+// borrow may set bits above it), which is all the scan uses: the first such byte.
+constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+constexpr uint64_t zero_bytes(uint64_t x) {
+  return (x - kOnes) & ~x & kHighs;
+}
+constexpr uint64_t bytes_below(uint64_t x, uint8_t n) {
+  return (x - kOnes * n) & ~x & kHighs;
+}
+// Eight bytes, the first in the low byte whatever the host's byte order.
+uint64_t load8(const char* p) {
+  uint64_t x;
+  std::memcpy(&x, p, sizeof x);
+  if constexpr (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) x = __builtin_bswap64(x);
+  return x;
+}
+size_t first_marked(uint64_t mask) {
+  return static_cast<size_t>(__builtin_ctzll(mask)) / 8;
+}
 
 std::string hex_byte(int c) {
   char b[8];
@@ -98,6 +120,20 @@ bool LineSource::next(std::string& code) {
   for (;;) {
     size_t i = pos_;
     const char* b = buf_.data();
+    // Eight bytes at a time up to the first one that is not printable ASCII or is '#' (a tab or
+    // CR among them is plain after all: step over it and go on).
+    while (i + 8 <= end_) {
+      const uint64_t x = load8(b + i);
+      const uint64_t stop = (x & kHighs) | bytes_below(x, 0x20) | zero_bytes(x ^ (kOnes * 0x7F)) |
+                            zero_bytes(x ^ (kOnes * '#'));
+      if (!stop) {
+        i += 8;
+        continue;
+      }
+      i += first_marked(stop);
+      if (!plain[static_cast<unsigned char>(b[i])]) break;
+      ++i;
+    }
     while (i < end_ && plain[static_cast<unsigned char>(b[i])]) ++i;
     const size_t n = std::min(i - pos_, kMaxCodeBytes - code.size());
     code.append(buf_.data() + pos_, n);
@@ -178,11 +214,18 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
                     std::vector<const KeyValue*>& slots) {
   pairs.clear();
   pairs.reserve(static_cast<size_t>(end - begin));  // slots point into pairs: no reallocation
-  slots.assign(keys.size(), nullptr);
+  if (slots.size() == keys.size())
+    std::fill(slots.begin(), slots.end(), nullptr);
+  else
+    slots.assign(keys.size(), nullptr);
   for (const Token* t = begin; t != end; ++t) {
     pairs.push_back(split_key_value(*t, ctx));
     const KeyValue& kv = pairs.back();
-    const auto it = std::find(keys.begin(), keys.end(), kv.key);
+    // Length and first letter before the bytes: most keys differ in one of those.
+    const auto it = std::find_if(keys.begin(), keys.end(), [&](const std::string& k) {
+      return k.size() == kv.key.size() && k[0] == kv.key[0] &&
+             std::memcmp(k.data(), kv.key.data(), k.size()) == 0;
+    });
     if (it == keys.end())
       ctx.fail(kv.key_column,
                std::string("unknown key ") + quote(kv.key) + " for " + owner + suggestion(kv.key, keys));
@@ -196,6 +239,19 @@ void collect_fields(const Token* begin, const Token* end, const std::vector<std:
 
 uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const What& what,
                     const LineContext& ctx) {
+  // The common case first: 1 to 19 decimal digits, no leading "0x", within max. Anything else
+  // (hex, an error) takes the full path below, which names what is wrong.
+  if (!text.empty() && text.size() <= 19 &&
+      !(text.size() >= 2 && text[0] == '0' && (text[1] | 0x20) == 'x')) {
+    uint64_t v = 0;
+    size_t i = 0;
+    for (; i < text.size(); ++i) {
+      const unsigned d = static_cast<unsigned char>(text[i]) - unsigned{'0'};
+      if (d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i == text.size() && v <= max) return v;
+  }
   const auto range = [&] { return " for " + what.str() + " (0.." + std::to_string(max) + ")"; };
   if (text.empty()) ctx.fail(column, "missing number for " + what.str());
   if (text[0] == '-') ctx.fail(column, "negative value " + quote(text) + " not allowed" + range());
@@ -212,6 +268,23 @@ uint64_t parse_uint(std::string_view text, uint32_t column, uint64_t max, const 
   if (digits.empty()) malformed();
   uint64_t v = 0;
   bool overflow = false;
+  // Up to 19 decimal or 16 hex digits cannot overflow: no check per digit.
+  if (digits.size() <= (base == 10 ? 19u : 16u)) {
+    for (char ch : digits) {
+      unsigned d = 0;
+      if (ch >= '0' && ch <= '9')
+        d = static_cast<unsigned>(ch - '0');
+      else if (base == 16 && ch >= 'a' && ch <= 'f')
+        d = static_cast<unsigned>(ch - 'a' + 10);
+      else if (base == 16 && ch >= 'A' && ch <= 'F')
+        d = static_cast<unsigned>(ch - 'A' + 10);
+      else
+        malformed();
+      v = v * base + d;
+    }
+    if (v > max) ctx.fail(column, "value " + quote(text) + " out of range" + range());
+    return v;
+  }
   for (char ch : digits) {
     unsigned d = 0;
     if (ch >= '0' && ch <= '9') {

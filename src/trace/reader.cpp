@@ -1,10 +1,12 @@
 #include "aicore/trace/reader.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "aicore/isa/check.hpp"
 #include "instruction_parser.hpp"
 #include "lexer.hpp"
 
@@ -33,6 +35,45 @@ std::string resolve(const std::string& base_dir, std::string_view file) {
   return (fs::path(base_dir) / p).string();
 }
 
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The column of the field a check message names first (the mnemonic's when it names none): the
+// messages start from the operand or field they are about ("nSize must be ...", "event MTE2_FIX ...").
+uint32_t column_named(const std::vector<Token>& tokens, const std::string& message) {
+  uint32_t column = tokens[0].column;
+  size_t first = std::string::npos;
+  for (size_t t = 1; t < tokens.size(); ++t) {
+    const std::string_view key = tokens[t].text.substr(0, tokens[t].text.find('='));
+    for (size_t at = message.find(key); at != std::string::npos && !key.empty();
+         at = message.find(key, at + 1)) {
+      const size_t end = at + key.size();
+      if ((at > 0 && is_word_char(message[at - 1])) || (end < message.size() && is_word_char(message[end])))
+        continue;
+      if (at < first) {
+        first = at;
+        column = tokens[t].column;
+      }
+      break;
+    }
+  }
+  return column;
+}
+
+// What isa::check_fields refuses is knowable from the text alone (a field outside its legal range,
+// an operand in the wrong memory or misaligned, an illegal event pair, a mode not modelled): an
+// input error at the field, not a fault when the instruction runs. Bounds, which depend on the
+// buffer sizes of the configuration, are checked when it runs.
+void check_statically(const isa::Op& op, const std::vector<Token>& tokens, const LineContext& ctx) {
+  try {
+    isa::check_fields(op);
+  } catch (const Fault& f) {
+    ctx.fail(column_named(tokens, f.what()),
+             std::string(isa::mnemonic(op)) + ": " + to_string(f.kind()) + ": " + f.what());
+  }
+}
+
 }  // namespace
 
 struct Reader::Impl {
@@ -45,6 +86,7 @@ struct Reader::Impl {
   uint64_t instructions = 0;
   std::string code;           // reused line buffer
   std::vector<Token> tokens;  // reused token buffer
+  bool check_fields = true;
 
   Impl(std::unique_ptr<std::istream> own, std::istream& in, std::string display, std::string base)
       : owned(std::move(own)),
@@ -214,6 +256,7 @@ struct Reader::Impl {
       }
       s.kind = Statement::Kind::Instr;
       s.instr.op = detail::parse_instruction(tokens, tensors, ctx);
+      if (check_fields) check_statically(s.instr.op, tokens, ctx);
       s.instr.index = instructions++;
       s.instr.line = lines.line();
       s.instr.file = file_id;
@@ -243,6 +286,9 @@ Reader& Reader::operator=(Reader&&) noexcept = default;
 
 bool Reader::next(Statement& out) {
   return impl_->next(out);
+}
+void Reader::check_fields(bool on) {
+  impl_->check_fields = on;
 }
 const std::vector<GmDecl>& Reader::tensors() const {
   return impl_->tensors.list();

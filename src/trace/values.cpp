@@ -54,16 +54,6 @@ std::string describe_spaces(SpaceMask mask) {
   return out;
 }
 
-std::string describe_dtypes(DTypeMask mask) {
-  std::vector<const char*> names;
-  for (const isa::DType t : kDTypes)
-    if (mask & bit(t)) names.push_back(isa::to_string(t));
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i)
-    out += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return out;
-}
-
 isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
   const LineContext& ctx = env.ctx;
   const std::string_view v = kv.value;
@@ -99,7 +89,8 @@ isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
   }
   const size_t plus = v.find('+');
   const std::string_view name = v.substr(0, plus);
-  if (!(allowed & kGM)) wrong_space(quote(v) + " (a GM tensor; on-chip operands are written SPACE:OFFSET)");
+  if (!(allowed & isa::kGM))
+    wrong_space(quote(v) + " (a GM tensor; on-chip operands are written SPACE:OFFSET)");
   a.space = Space::GM;
   const GmDecl* tensor = env.tensors.find(name);
   if (!tensor) {
@@ -151,21 +142,12 @@ const std::vector<std::string>& barrier_pipe_names() {
   return names;
 }
 
-void parse_barrier_pipe(isa::PipeBarrier& b, const KeyValue& kv, const Env& env, const FieldSpec&) {
+isa::PipeBarrier parse_barrier_pipe(const KeyValue& kv, const Env& env) {
   const std::vector<std::string>& names = barrier_pipe_names();
   const std::string v(kv.value);
-  if (v == "PIPE_ALL") {
-    b.pipe = isa::Pipe::S;
-    b.all = true;
-    return;
-  }
-  if (v.rfind("PIPE_", 0) == 0) {
-    if (const auto p = isa::pipe_from_string(v.substr(5))) {
-      b.pipe = *p;
-      b.all = false;
-      return;
-    }
-  }
+  if (v == "PIPE_ALL") return isa::PipeBarrier{isa::Pipe::S, true};
+  if (v.rfind("PIPE_", 0) == 0)
+    if (const auto p = isa::pipe_from_string(v.substr(5))) return isa::PipeBarrier{*p, false};
   std::string hint = suggestion(v, names);
   if (hint.empty() && isa::pipe_from_string(v)) hint = "; did you mean 'PIPE_" + v + "'?";
   env.ctx.fail(kv.value_column,
@@ -180,10 +162,11 @@ isa::DType parse_dtype(const KeyValue& kv, DTypeMask allowed, const Env& env) {
   const auto t = isa::dtype_from_string(std::string(kv.value));
   if (!t)
     env.ctx.fail(kv.value_column, "unknown dtype " + quote(kv.value) + " for " + std::string(kv.key) +
-                                      "; expected " + describe_dtypes(allowed) + suggestion(kv.value, names));
+                                      "; expected " + isa::describe_dtypes(allowed) +
+                                      suggestion(kv.value, names));
   if (!(allowed & bit(*t)))
     env.ctx.fail(kv.value_column, std::string(env.mnemonic) + " " + std::string(kv.key) + " must be " +
-                                      describe_dtypes(allowed) + ", not " + quote(kv.value));
+                                      isa::describe_dtypes(allowed) + ", not " + quote(kv.value));
   return *t;
 }
 

@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <stdexcept>
+#include <type_traits>
+
+#include "aicore/isa/descriptors.hpp"
 
 namespace aicore::trace {
 
@@ -32,148 +35,49 @@ void append_event(std::string& s, isa::EventPair e) {
   s += isa::to_string(e.dst);
 }
 
-// Appends "Mnemonic key=value ..." to a caller's string (no allocation once it has grown:
-// the timeline writes one per instruction); opt() drops a field equal to its default so that
-// the emitted line is as short as the Ascend C call it transliterates.
-class Line {
- public:
-  Line(std::string& s, const char* mnemonic, const std::vector<std::string>& gm) : s_(s), gm_(gm) {
-    s_ += mnemonic;
-  }
-  Line& key(const char* k) {
-    s_ += ' ';
-    s_ += k;
-    s_ += '=';
-    return *this;
-  }
-  Line& kv(const char* k, const char* value) {
-    key(k).s_ += value;
-    return *this;
-  }
-  Line& kv(const char* k, uint64_t value) {
-    append_uint(key(k).s_, value);
-    return *this;
-  }
-  Line& kv(const char* k, const isa::Addr& a) {
-    append_addr(key(k).s_, a, gm_);
-    return *this;
-  }
-  Line& kv(const char* k, isa::EventPair e) {
-    append_event(key(k).s_, e);
-    return *this;
-  }
-  Line& opt(const char* k, uint64_t value, uint64_t def) { return value == def ? *this : kv(k, value); }
-  Line& opt(const char* k, isa::DType t, isa::DType def) {
-    return t == def ? *this : kv(k, isa::to_string(t));
-  }
-  Line& opt(const char* k, isa::QuantMode q, isa::QuantMode def) {
-    return q == def ? *this : kv(k, isa::to_string(q));
-  }
-  Line& opt_hex(const char* k, uint64_t value, uint64_t def) {  // bit fields read best in hex
-    if (value != def) append_hex(key(k).s_, value);
-    return *this;
-  }
+void append_value(std::string& s, const isa::Addr& a, const std::vector<std::string>& gm) {
+  append_addr(s, a, gm);
+}
+void append_value(std::string& s, isa::EventPair e, const std::vector<std::string>&) {
+  append_event(s, e);
+}
+void append_value(std::string& s, const isa::PipeBarrier& b, const std::vector<std::string>&) {
+  s += b.all ? "PIPE_ALL" : "PIPE_";
+  if (!b.all) s += isa::to_string(b.pipe);
+}
+void append_value(std::string& s, isa::DType t, const std::vector<std::string>&) {
+  s += isa::to_string(t);
+}
+void append_value(std::string& s, isa::QuantMode q, const std::vector<std::string>&) {
+  s += isa::to_string(q);
+}
+template <class V>
+std::enable_if_t<std::is_integral_v<V>> append_value(std::string& s, V v, const std::vector<std::string>&) {
+  append_uint(s, v);  // booleans as 0 and 1
+}
 
- private:
-  std::string& s_;
-  const std::vector<std::string>& gm_;
-};
-
+// Appends "Mnemonic key=value ..." to a caller's string (no allocation once it has grown: the
+// timeline writes one per instruction). An optional field equal to its default is left out, so
+// that the line is as short as the Ascend C call it transliterates; an unused struct member is
+// written only when set, so an illegal op stays visible in the trace (the reader then rejects
+// the line) instead of being silently cleaned.
 struct Formatter {
   std::string& s;
   const std::vector<std::string>& gm;
-  Line line(const char* mnemonic) const { return Line(s, mnemonic, gm); }
-
-  void operator()(const isa::DataCopy& o) const {
-    line("DataCopy")
-        .kv("dst", o.dst)
-        .kv("src", o.src)
-        .kv("blockLen", o.blockLen)
-        .opt("blockCount", o.blockCount, 1)
-        .opt("srcGap", o.srcGap, 0)
-        .opt("dstGap", o.dstGap, 0);
-  }
-  void operator()(const isa::DataCopyNd2Nz& o) const {
-    line("DataCopyNd2Nz")
-        .kv("dst", o.dst)
-        .kv("src", o.src)
-        .opt("dtype", o.dtype, isa::DType::Int8)
-        .opt("ndNum", o.ndNum, 1)
-        .kv("nValue", o.nValue)
-        .kv("dValue", o.dValue)
-        .opt("srcNdMatrixStride", o.srcNdMatrixStride, 0)
-        .kv("srcDValue", o.srcDValue)
-        .kv("dstNzC0Stride", o.dstNzC0Stride)
-        .opt("dstNzNStride", o.dstNzNStride, 1)
-        .opt("dstNzMatrixStride", o.dstNzMatrixStride, 0);
-  }
-  // The fields LoadData and LoadDataWithSparse share after their operands.
-  template <class Load>
-  static void load_tail(Line& l, const Load& o) {
-    l.opt("startIndex", o.startIndex, 0)
-        .kv("repeatTimes", o.repeatTimes)
-        .opt("srcStride", o.srcStride, 0)
-        .opt("dstGap", o.dstGap, 0)
-        .opt("ifTranspose", o.ifTranspose, 0)
-        .opt("sid", o.sid, 0)
-        .opt("addrMode", o.addrMode, 0);
-  }
-  void operator()(const isa::LoadData& o) const {
-    Line l = line("LoadData");
-    l.kv("dst", o.dst).kv("src", o.src).opt("dtype", o.dtype, isa::DType::Int8);
-    load_tail(l, o);
-  }
-  void operator()(const isa::LoadDataWithSparse& o) const {
-    // The unused struct fields are written only when set, so an illegal op stays visible
-    // in the trace (the reader then rejects the line) instead of being silently cleaned.
-    Line l = line("LoadDataWithSparse");
-    l.kv("dst", o.dst).kv("src", o.src).kv("idx", o.idx);
-    load_tail(l, o);
-  }
-  Line mmad(const char* name, const isa::MmadCommon& o) const {
-    Line l = line(name);
-    l.kv("dst", o.dst).kv("fm", o.fm).kv("filter", o.filter).kv("m", o.m).kv("n", o.n).kv("k", o.k);
-    return l;
-  }
-  static void mmad_tail(Line& l, const isa::MmadCommon& o) {
-    l.opt("cmatrixInitVal", o.cmatrixInitVal, 1)
-        .opt("cmatrixSource", o.cmatrixSource, 0)
-        .opt("isBias", o.isBias, 0)
-        .opt("unitFlag", o.unitFlag, 0);
-  }
-  void operator()(const isa::Mmad& o) const {
-    Line l = mmad("Mmad", o);
-    l.opt("dtype", o.dtype, isa::DType::Int8);
-    mmad_tail(l, o);
-  }
-  void operator()(const isa::MmadWithSparse& o) const {
-    Line l = mmad("MmadWithSparse", o);
-    mmad_tail(l, o);
-  }
-  void operator()(const isa::Fixpipe& o) const {
-    line("Fixpipe")
-        .kv("dst", o.dst)
-        .kv("src", o.src)
-        .opt("dtype", o.dtype, isa::DType::Int32)
-        .kv("nSize", o.nSize)
-        .kv("mSize", o.mSize)
-        .kv("srcStride", o.srcStride)
-        .kv("dstStride", o.dstStride)
-        .opt("quantPre", o.quantPre, isa::QuantMode::NoQuant)
-        .opt_hex("deqScalar", o.deqScalar, 0)
-        .opt("ndNum", o.ndNum, 1)
-        .opt("srcNdStride", o.srcNdStride, 0)
-        .opt("dstNdStride", o.dstNdStride, 0)
-        .opt("reluEn", o.reluEn, 0)
-        .opt("unitFlag", o.unitFlag, 0);
-  }
-  void operator()(const isa::SetFlag& o) const { line("SetFlag").kv("event", o.event).kv("id", o.id); }
-  void operator()(const isa::WaitFlag& o) const { line("WaitFlag").kv("event", o.event).kv("id", o.id); }
-  void operator()(const isa::PipeBarrier& o) const {
-    Line l = line("PipeBarrier");
-    l.key("pipe");
-    s += o.all ? "PIPE_ALL" : "PIPE_";
-    if (!o.all) s += isa::to_string(o.pipe);
+  template <class T>
+  void operator()(const T& op) const {
+    s += isa::Descriptor<T>::facts.mnemonic;
+    isa::for_each_field_index<T>([&](auto i) {
+      constexpr const auto& field = isa::field_at<T, decltype(i)::value>;
+      using F = std::decay_t<decltype(field)>;
+      const auto& v = F::of(op);
+      if constexpr (!field.facts.required)
+        if (static_cast<uint64_t>(v) == field.facts.default_value) return;
+      s += ' ';
+      s += field.facts.name;
+      s += '=';
+      append_value(s, v, gm);
+    });
   }
 };
 

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -61,12 +63,7 @@ std::vector<std::string> words(const std::string& s) {
   return w;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test_support::slurp;
 
 // Generator lines of a "==gen" section (README.md): text, repeat, random.
 void generate(std::ofstream& out, const std::string& line) {

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -47,12 +49,7 @@ struct Case {
   std::exit(2);
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test_support::slurp;
 
 Case parse_case(const fs::path& path) {
   Case c;

@@ -1,6 +1,6 @@
 // Generated kernels: every shape `gen` writes is race-free (zero reports), and the checker kills
 // every mutant of them that is not equivalent. A mutant the checker passes is run in random pipe
-// interleavings (tests/gen's machine: per-pipe order, flags, PIPE_ALL only); if any interleaving
+// interleavings (tests/support's machine: per-pipe order, flags, PIPE_ALL only); if any interleaving
 // computes a wrong C, the checker missed a race and the test fails; otherwise the mutant is
 // counted as equivalent.
 #include <catch2/catch.hpp>

@@ -2,6 +2,7 @@
 // stay harmless), lints, deadlock hints, near misses, the report cap, timing facts, JSON, and
 // GM races between cores.
 #include <catch2/catch.hpp>
+#include <random>
 
 #include "aicore/check/background.hpp"
 #include "helpers.hpp"
@@ -139,6 +140,29 @@ TEST_CASE("deadlock: a wait nothing satisfies, with the hints that explain it", 
   CHECK_THAT(detail(extra.reports.at(0), "hint"), Contains("all 1 SetFlag<M_FIX>(0) issued were taken"));
 }
 
+TEST_CASE("deadlock: only waits that lead back to themselves are a circular wait", "[check][deadlock]") {
+  // M waits for MTE1, which waits for MTE2, which never sets the flag: a chain, not a cycle.
+  const auto chain = run_text(kT +
+                              "WaitFlag event=MTE2_MTE1 id=0\nSetFlag event=MTE1_M id=0\n"
+                              "WaitFlag event=MTE1_M id=0\n");
+  REQUIRE(chain.count(ReportKind::Deadlock) == 2);
+  const std::string chain_hints = detail(chain.reports.at(0), "hint") + detail(chain.reports.at(1), "hint");
+  CHECK_THAT(chain_hints, Contains("its SetFlag would come from MTE1, which is itself stuck at line 4"));
+  CHECK_THAT(chain_hints, !Contains("circular"));
+  // M waits for MTE1 and MTE1 for M: each is stuck behind the other.
+  const auto cycle = run_text(kT +
+                              "WaitFlag event=M_MTE1 id=0\nSetFlag event=MTE1_M id=0\n"
+                              "WaitFlag event=MTE1_M id=0\nSetFlag event=M_MTE1 id=0\n");
+  REQUIRE(cycle.count(ReportKind::Deadlock) == 2);
+  const std::string cycle_hints = detail(cycle.reports.at(0), "hint") + detail(cycle.reports.at(1), "hint");
+  CHECK_THAT(cycle_hints,
+             Contains("its SetFlag would come from MTE1, which is itself stuck at line 4 (a circular "
+                      "wait: M -> MTE1 -> M)"));
+  CHECK_THAT(cycle_hints,
+             Contains("its SetFlag would come from M, which is itself stuck at line 6 (a circular "
+                      "wait: MTE1 -> M -> MTE1)"));
+}
+
 TEST_CASE("near misses: set too early, wait too late, ping/pong ids swapped", "[check][near]") {
   const std::string copy = "DataCopy dst=L1:0 src=a blockLen=16\n";
   const std::string load = "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n";
@@ -247,6 +271,87 @@ TEST_CASE("two cores: GM bytes one writes and the other reads or writes race, di
   CHECK(run2(writer, other_writer).reports.empty());
   check::Checker one(check::CheckOptions{});
   CHECK_THROWS_AS(one.issue(isa::CoreId{1}, writer[0]), std::out_of_range);
+}
+
+namespace {
+
+// Per core: `races` loads of bytes a copy wrote with no flag between (a RAW report each, all on
+// distinct lines), then a tile of C (rows of 64 bytes at a pitch of 256: strided GM cells),
+// written at `c_offset` or, with `read_c`, copied back from there (a cross-core race wherever
+// another core writes those bytes).
+std::vector<isa::Instruction> racy_core(int races, uint64_t c_offset, bool read_c) {
+  std::string t = kT;
+  for (int i = 0; i < races; ++i) {
+    const std::string slot = std::to_string(i % 100 * 512);
+    t += "DataCopy dst=L1:" + slot + " src=a blockLen=16\nLoadData dst=L0A:" + slot + " src=L1:" + slot +
+         " repeatTimes=1\n";
+  }
+  t += "DataCopy dst=L1:0 src=a blockLen=32\n" + kToL1 +
+       "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\nLoadData dst=L0B:0 src=L1:0x200 repeatTimes=1\n" + kToM +
+       "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\nSetFlag event=M_FIX id=0\nWaitFlag event=M_FIX "
+       "id=0\n";
+  const std::string c = "c+" + std::to_string(c_offset);
+  t += read_c ? "DataCopy dst=L1:0x1000 src=" + c + " blockLen=2 blockCount=16 srcGap=6\n"
+              : "Fixpipe dst=" + c + " src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=64\n";
+  return checktest::parse(t);
+}
+
+// Feeds each core's program in order, the cores interleaved as `pick` says (it returns the
+// core to take the next instruction from, among those with instructions left).
+template <class Pick>
+std::string reports_when_interleaved(const std::vector<std::vector<isa::Instruction>>& cores,
+                                     check::CheckOptions o, Pick&& pick) {
+  o.cores = static_cast<uint16_t>(cores.size());
+  check::Checker c(o);
+  std::vector<size_t> next(cores.size(), 0);
+  for (;;) {
+    std::vector<size_t> left;
+    for (size_t k = 0; k < cores.size(); ++k)
+      if (next[k] < cores[k].size()) left.push_back(k);
+    if (left.empty()) break;
+    const size_t k = left[pick(left) % left.size()];
+    c.issue(isa::CoreId{static_cast<uint16_t>(k)}, cores[k][next[k]++]);
+  }
+  c.finish({});
+  return check::to_json(c.reports(), c.summary(), {"a", "b", "c"}).dump();
+}
+
+}  // namespace
+
+TEST_CASE("several cores: the reports do not depend on how the cores' instruction streams interleave",
+          "[check][cores]") {
+  // Three cores, each with races of its own; cores 0 and 1 write overlapping tiles of C (WAW),
+  // core 2 reads core 0's (RW). The model hands the checker each core's instructions as its
+  // scalar unit issues them: program order per core, any order across cores.
+  const std::vector<std::vector<isa::Instruction>> cores = {racy_core(12, 0, false), racy_core(9, 32, false),
+                                                            racy_core(7, 0, true)};
+  for (const uint32_t cap : {1000u, 10u}) {  // 10: the report cap decides which are kept
+    INFO("max_reports " << cap);
+    check::CheckOptions o;
+    o.max_reports = cap;
+    const std::string in_order = reports_when_interleaved(cores, o, [](const auto&) { return 0; });
+    const std::string reversed =
+        reports_when_interleaved(cores, o, [](const std::vector<size_t>& left) { return left.size() - 1; });
+    size_t turn = 0;
+    const std::string round_robin = reports_when_interleaved(cores, o, [&](const auto&) { return turn++; });
+    CHECK(reversed == in_order);
+    CHECK(round_robin == in_order);
+    std::mt19937 rng(static_cast<uint32_t>(cap));
+    for (int i = 0; i < 20; ++i)
+      REQUIRE(reports_when_interleaved(cores, o, [&](const auto&) { return rng(); }) == in_order);
+    const auto j = nlohmann::json::parse(in_order);
+    size_t cross = 0;
+    for (const auto& r : j["reports"]) cross += r["kind"] == "cross-core-race";
+    if (cap == 10u) {
+      CHECK(j["reports"].size() == 10);  // errors first, by core and line: core 0's first ten
+      CHECK(j["unstored"].get<uint64_t>() > 0);
+      CHECK(cross == 0);
+      for (const auto& r : j["reports"]) CHECK(r["second"]["core"] == 0);
+    } else {
+      CHECK(cross == 3);  // core 1's tile over core 0's (WAW), core 2 reads bytes of both (RW)
+      CHECK(j["unstored"] == 0);
+    }
+  }
 }
 
 TEST_CASE("the background checker gives exactly the reports of a checker on this thread",

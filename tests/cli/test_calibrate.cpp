@@ -24,12 +24,7 @@ const char* kB2 =
     "loaddata,B2,1,256,175.31,GiB/s\n"
     "loaddata,B2,16,256,217.06,GiB/s\n";
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test_support::slurp;
 
 // The simulated figure of a table line ("row figure measured simulated error set").
 double simulated_on(const std::string& out, const std::string& figure) {

@@ -40,7 +40,9 @@ TEST_CASE("check errors exit 3 after every output is written, the report first o
   // Every output is still written.
   CHECK(std::filesystem::exists(d.file("out/a_out.bin")));
   CHECK(std::filesystem::exists(d.file("out/instr.csv")));
-  CHECK(harness::stats(d)["status"] == "completed");
+  // stats.json says why the run failed: the checker, not the simulation.
+  CHECK(harness::stats(d)["status"] == "check_error");
+  CHECK(harness::stats(d)["completed"] == false);
   const auto j = checks(d);
   CHECK(j["mode"] == "error");
   CHECK(j["errors"] == 1);
@@ -60,6 +62,7 @@ TEST_CASE("check mode warn reports without failing, none checks nothing", "[cli]
   CHECK(warn.status == 0);
   CHECK_THAT(warn.err, Contains("error: data race (RAW)"));
   CHECK(checks(w)["mode"] == "warn");
+  CHECK(harness::stats(w)["status"] == "completed");  // warn: reported, not a failure
   TempDir n;
   const auto none = harness::run_trace(n, kRacy, "--check none");
   CHECK(none.status == 0);
@@ -92,7 +95,7 @@ TEST_CASE("a race explains an .expect mismatch: exit 3, the report before the mi
                                     "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\n");
   CHECK(r.status == 3);
   CHECK(r.err.find("error: data race") < r.err.size());
-  CHECK(harness::stats(d)["status"] == "completed");
+  CHECK(harness::stats(d)["status"] == "check_error");
 }
 
 TEST_CASE("the checker never changes timing: the same cycles with and without it", "[cli][check][timing]") {
@@ -138,7 +141,7 @@ TEST_CASE("checks.json that cannot be written is a clear exit-2 error, after the
   TempDir f;  // with a fault, the fault's message still comes first
   std::filesystem::create_directories(f.file("out"));
   std::filesystem::create_symlink("/dev/full", f.file("out/checks.json"));
-  const auto g = harness::run_trace(f, "LoadData dst=L0A:0 src=L1:1 repeatTimes=1\n");  // misaligned
+  const auto g = harness::run_trace(f, "LoadData dst=L0A:0xFE00 src=L1:0 repeatTimes=2\n");  // past L0A
   CHECK(g.status == 2);
   CHECK(g.err.rfind("aicore-sim: fault: ", 0) == 0);
   CHECK_THAT(g.err, Contains("cannot write checks.json (disk full?)"));

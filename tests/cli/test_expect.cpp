@@ -13,10 +13,7 @@ using harness::TempDir;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
+using test_support::slurp;
 
 // A version-1.0 .npy of int32 values with the given shape text ("(4, 4)"), written here so the
 // test does not depend on the code under test.

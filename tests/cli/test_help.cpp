@@ -45,8 +45,8 @@ TEST_CASE("help: the top-level help lists every option of run and config show", 
   const auto top = harness::run("--help");
   CHECK(top.status == 0);
   CHECK_THAT(top.out, StartsWith("usage: aicore-sim <command> [options]\n"));
-  for (const char* cmd :
-       {"  run TRACE|KERNEL.yaml [options]\n", "  config show [options]\n", "  gen --m M", "  densify INPUT"})
+  for (const char* cmd : {"  run TRACE|KERNEL.yaml [options]\n", "  config show [options]\n",
+                          "  config list\n", "  gen --m M", "  densify INPUT"})
     CHECK_THAT(top.out, Contains(cmd));
   const std::set<std::string> listed = long_options(top.out);
   for (const char* cmd : {"run --help", "config show --help"}) {
@@ -82,7 +82,7 @@ TEST_CASE("help: config --help works and shows config show", "[cli][help]") {
                            Contains("usage: aicore-sim config show [options]"));
   const auto wrong = harness::run("config shwo");
   CHECK(wrong.status == 2);
-  CHECK_THAT(wrong.err, Contains("expected 'config show', not 'shwo'"));
+  CHECK_THAT(wrong.err, Contains("expected 'config show' or 'config list', not 'shwo'"));
 }
 
 TEST_CASE("help: gen and densify show their synopsis under aicore-sim", "[cli][help]") {

@@ -92,7 +92,7 @@ TEST_CASE("a fault is still reported when stats.json cannot be written", "[cli][
   TempDir d;
   std::filesystem::create_directories(d.file("out"));
   std::filesystem::create_symlink("/dev/full", d.file("out/stats.json"));
-  const auto r = harness::run_trace(d, "LoadData dst=L0A:0 src=L1:1 repeatTimes=1\n");  // misaligned
+  const auto r = harness::run_trace(d, "LoadData dst=L0A:0xFE00 src=L1:0 repeatTimes=2\n");  // past L0A
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Contains("aicore-sim: fault: ") && Contains("cannot write stats.json (disk full?)"));
 }
@@ -147,7 +147,7 @@ TEST_CASE("a run that faults still closes timeline.json and waves.vcd", "[cli][i
   TempDir d;
   const auto r = harness::run_trace(d,
                                     "LoadData dst=L0A:0 src=L1:0 repeatTimes=3\n"
-                                    "LoadData dst=L0A:1 src=L1:0 repeatTimes=1\n",  // misaligned: a fault
+                                    "LoadData dst=L0A:0xFE00 src=L1:0 repeatTimes=2\n",  // past L0A: a fault
                                     "--timeline --vcd");
   CHECK(r.status == 3);
   std::ifstream f(d.file("out/timeline.json"));

@@ -116,20 +116,22 @@ TEST_CASE("a full queue stalls the scalar unit", "[cli][timing][queue]") {
 }
 
 TEST_CASE("MTE2 reads and FIX writes share the GM port's bandwidth, max-min fair", "[cli][timing][port]") {
-  // A 16 KiB DataCopy (own rate 150 B/cycle) from cycle 0 and a 1 KiB Fixpipe (own rate 128,
-  // L0C read 4 cycles, 8 cycles alone) from cycle 1 share the core's GM port.
+  // A 16 KiB DataCopy (110 cycles alone: its lone rate is 16384 / 110 = 148.9 B/cycle) from cycle 0
+  // and a 1 KiB Fixpipe (own rate 128, L0C read 4 cycles, 8 cycles alone) from cycle 1 share the
+  // core's GM port.
   const std::string t =
       ".gm a size=65536\n.gm c size=4096\n"
       "DataCopy dst=L1:0 src=a blockLen=512\n"
       "Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16\n";
-  SECTION("256 B/cycle: each gets 128 while both run; FIX is not slowed, MTE2 loses one cycle") {
-    // MTE2: 150 B in cycle 0, 8 x 128 B in cycles 1..8, then 15210 B at 150 -> ends at 9 + 102.
+  SECTION("256 B/cycle: each gets 128 while both run; FIX is not slowed, MTE2 loses two cycles") {
+    // MTE2: 148.9 B in cycle 0, 8 x 128 B in cycles 1..8, then 15211.1 B at 148.9 (102.1 cycles)
+    // -> ends at 9 + 103.
     const Row copy = row_of(t, 0), fix = row_of(t, 1);
     CHECK(fix.start == 1);
     CHECK(fix.busy_end == 9);
     CHECK(fix.wait == 0);
-    CHECK(copy.busy_end == 111);
-    CHECK(copy.wait == 1);  // alone it ends at ceil(16384 / 150) = 110
+    CHECK(copy.busy_end == 112);
+    CHECK(copy.wait == 2);  // alone it ends at ceil(16384 / 150) = 110
   }
   SECTION("16 B/cycle: 8 each; FIX takes 128 cycles instead of 8") {
     const Row copy = row_of(t, 0, "--set gm.shared_bytes_per_cycle=16");

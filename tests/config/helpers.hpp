@@ -94,7 +94,21 @@ scalar:
   pipe_barrier: 30
 chip:
   cores: 3
-  gm_bytes_per_cycle: 500
+  l2:
+    bytes: 1048576
+    line_bytes: 256
+    sector_bytes: 64
+    ways: 8
+    read_bytes_per_cycle: 900
+    write_bytes_per_cycle: 800
+    read_bytes_per_cycle_per_core: 100
+    write_bytes_per_cycle_per_core: 90
+    nd2nz_read_share: 0.5
+    same_address_penalty: 0.25
+  hbm:
+    bytes: 1073741824
+    bytes_per_cycle: 500
+    bytes_per_cycle_per_core: 40
 check:
   mmad_interlock_fractals: 12
 )";

@@ -87,16 +87,12 @@ TEST_CASE("caps: lowering a bound under a key it caps warns about that key, at t
                                       "gm.shared_bytes_per_cycle=100"}),
                                 "gm.shared_bytes_per_cycle")
             .size() == 2);
-  // The chip's bandwidth bounds a core's port (864 on atlas-a2).
+  // A core's port is not capped by the chip's L2 or HBM bandwidth: L2 hits and HBM misses of one
+  // transfer overlap, so no chip figure alone bounds what a port carries.
   CHECK(cap_warnings_for_change(with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128",
-                                      "gm.shared_bytes_per_cycle=864"}),
+                                      "gm.shared_bytes_per_cycle=5000"}),
                                 "gm.shared_bytes_per_cycle")
             .empty());
-  CHECK_THAT(cap_warnings_for_change(with({"gm.read.bytes_per_cycle=150", "gm.write.bytes_per_cycle=128",
-                                           "gm.shared_bytes_per_cycle=865"}),
-                                     "gm.shared_bytes_per_cycle")
-                 .at(0),
-             Catch::StartsWith("gm.shared_bytes_per_cycle = 865 is above chip.gm_bytes_per_cycle = 864 ("));
   // Fixpipe's read/write pair is past its cap in the presets on purpose: lowering one says nothing.
   CHECK(cap_warnings_for_change(with({"gm.write.bytes_per_cycle=100"}), "gm.write.bytes_per_cycle").empty());
 }

@@ -14,6 +14,13 @@ std::string err(const std::string& text) {
 }
 }  // namespace
 
+namespace {
+// Every preset name, as the loader's messages list them.
+const std::string kPresets =
+    "atlas-a2, atlas-a3, ascend910b1, ascend910b2, ascend910b2c, ascend910b3, ascend910b4, ascend910_9391, "
+    "ascend910_9362";
+}  // namespace
+
 TEST_CASE("unknown keys in a file", "[config][error]") {
   SECTION("misspelt sibling") {
     const std::string t = replace(kFixture, "  l1_banks: 8", "  l1_bank: 8");
@@ -124,7 +131,7 @@ TEST_CASE("missing keys", "[config][error]") {
         err(t) ==
         "test.yaml:" + pos_of(t, "write:") +
             ": error: missing key 'gm.write.latency_cycles' (cycles, GM write latency until data is visible "
-            "in GM); a file without 'base:' gives every key (see configs/atlas_a2.yaml), one with 'base: "
+            "in GM); a file without 'base:' gives every key (see configs/arch2201.yaml), one with 'base: "
             "atlas-a2' only those it changes");
   }
   SECTION("a whole group") {
@@ -132,7 +139,7 @@ TEST_CASE("missing keys", "[config][error]") {
         kFixture, "fixpipe:\n  elements_per_cycle: 62\n  overhead_cycles: 8\n  latency_cycles: 9\n", "");
     CHECK(err(t) ==
           "test.yaml:1:1: error: missing key 'fixpipe' (a mapping that holds fixpipe.elements_per_cycle); "
-          "a file without 'base:' gives every key (see configs/atlas_a2.yaml), one with 'base: atlas-a2' "
+          "a file without 'base:' gives every key (see configs/arch2201.yaml), one with 'base: atlas-a2' "
           "only those it changes");
   }
 }
@@ -165,18 +172,19 @@ TEST_CASE("files and presets that cannot be found", "[config][error]") {
   const std::string dir = default_configs_dir();
   SECTION("missing file names it and lists the presets") {
     CHECK(std::string(expect_input_error([&] { load("no/such.yaml", {}, dir); }).what()) ==
-          "no/such.yaml: error: cannot open config file 'no/such.yaml': no such file (presets: atlas-a2, "
-          "atlas-a3)");
+          "no/such.yaml: error: cannot open config file 'no/such.yaml': no such file (presets: " + kPresets +
+              ")");
   }
   SECTION("unknown preset suggests the nearest") {
-    CHECK(
-        std::string(expect_input_error([&] { load("atlas_a3", {}, dir); }).what()) ==
-        "--config: error: unknown preset 'atlas_a3'; did you mean 'atlas-a3'? (presets: atlas-a2, atlas-a3; "
-        "anything else must be a YAML file path)");
+    CHECK(std::string(expect_input_error([&] { load("atlas_a3", {}, dir); }).what()) ==
+          "--config: error: unknown preset 'atlas_a3'; did you mean 'atlas-a3'? (presets: " + kPresets +
+              "; anything else must be a YAML file path)");
     CHECK(std::string(expect_input_error([&] { load("ascend", {}, dir); }).what()) ==
-          "--config: error: unknown preset 'ascend' (presets: atlas-a2, atlas-a3; anything else must be a "
-          "YAML file "
-          "path)");
+          "--config: error: unknown preset 'ascend' (presets: " + kPresets +
+              "; anything else must be a YAML file path)");
+    CHECK(std::string(expect_input_error([&] { load("ascend910b5", {}, dir); }).what()) ==
+          "--config: error: unknown preset 'ascend910b5'; did you mean 'ascend910b1'? (presets: " + kPresets +
+              "; anything else must be a YAML file path)");
   }
   SECTION("a directory") {
     CHECK(std::string(expect_input_error([&] { load(dir, {}, dir); }).what()) ==
@@ -184,7 +192,8 @@ TEST_CASE("files and presets that cannot be found", "[config][error]") {
   }
   SECTION("a preset whose file is missing from the configs dir") {
     CHECK(std::string(expect_input_error([] { load("atlas-a2", {}, "/nonexistent"); }).what()) ==
-          "/nonexistent/atlas_a2.yaml: error: preset 'atlas-a2' not found at '/nonexistent/atlas_a2.yaml'; "
+          "/nonexistent/ascend910b1.yaml: error: preset 'atlas-a2' not found at "
+          "'/nonexistent/ascend910b1.yaml'; "
           "point "
           "AICORE_CONFIGS_DIR at the configs/ folder");
   }

@@ -89,6 +89,8 @@ TEST_CASE("the changed keys of an overlay chain and --set, in table order", "[co
   const Loaded l = load_with_changes(top, {"clock_mhz=1000"}, default_configs_dir());
   CHECK(l.changed == std::vector<std::string>{"clock_mhz", "gm.read.bytes_per_cycle", "issue.sync_cycles"});
   CHECK(load_with_changes("atlas-a2", {}, default_configs_dir()).changed.empty());
+  // A SoC preset is an overlay of the base, but what it sets is the preset, not a change.
+  CHECK(load_with_changes("ascend910b4", {}, default_configs_dir()).changed.empty());
   CHECK(load_with_changes(d.write("full.yaml", kFixture), {}, default_configs_dir()).changed.empty());
 }
 
@@ -114,7 +116,8 @@ TEST_CASE("overlay errors name the overlay's file:line:column", "[config][overla
     const std::string f = d.write("o.yaml", "base: atlas-a4\n");
     CHECK(err_of(f) ==
           f + ":1:7: error: unknown base preset 'atlas-a4'; did you mean 'atlas-a2'? (presets: atlas-a2, "
-              "atlas-a3; anything else must be a YAML file path, relative to this file)");
+              "atlas-a3, ascend910b1, ascend910b2, ascend910b2c, ascend910b3, ascend910b4, ascend910_9391, "
+              "ascend910_9362; anything else must be a YAML file path, relative to this file)");
   }
   SECTION("a base that is a directory") {
     fs::create_directories(fs::path(d.write("x", "")).parent_path() / "dir.yaml");

@@ -1,17 +1,21 @@
 // The presets hold the published figures of docs/sources.md (asserted as literal numbers).
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
+#include "aicore/config/preset_text.hpp"
 #include "helpers.hpp"
 
 using namespace aicore::config;
 
 TEST_CASE("presets hold the published arch-2201 figures", "[config][preset]") {
-  const std::string preset = GENERATE(as<std::string>{}, "atlas-a2", "atlas-a3");
+  const std::string preset =
+      GENERATE(as<std::string>{}, "atlas-a2", "atlas-a3", "ascend910b1", "ascend910b2", "ascend910b2c",
+               "ascend910b3", "ascend910b4", "ascend910_9391", "ascend910_9362");
   CAPTURE(preset);
   const Config c = load(preset, {}, default_configs_dir());
   CHECK(c.name == preset);
-
-  CHECK(c.clock_mhz == 1850);  // §9: 910B1 (and 910_9391 per die)
 
   // §1 buffer sizes.
   CHECK(c.buffers.l1_bytes == 512 * 1024);
@@ -56,8 +60,71 @@ TEST_CASE("presets hold the published arch-2201 figures", "[config][preset]") {
   CHECK(c.issue.queue_depth_m == 32);
 }
 
+TEST_CASE("the SoC presets hold each SoC's figures from its CANN platform file", "[config][preset]") {
+  struct Soc {
+    const char* name;
+    double mhz;
+    uint32_t cores;
+    uint64_t l2, hbm;
+  };
+  const uint64_t MiB = 1 << 20, GiB = MiB << 10;
+  for (const Soc& s :
+       {Soc{"ascend910b1", 1850, 24, 192 * MiB, 64 * GiB}, Soc{"ascend910b2", 1800, 24, 192 * MiB, 64 * GiB},
+        Soc{"ascend910b2c", 1800, 24, 192 * MiB, 64 * GiB}, Soc{"ascend910b3", 1800, 20, 192 * MiB, 64 * GiB},
+        Soc{"ascend910b4", 1500, 20, 96 * MiB, 32 * GiB},
+        Soc{"ascend910_9391", 1850, 24, 192 * MiB, 64 * GiB},
+        Soc{"ascend910_9362", 1500, 20, 168 * MiB, 32 * GiB}}) {
+    CAPTURE(s.name);
+    const Config c = load(s.name, {}, default_configs_dir());
+    CHECK(c.clock_mhz == s.mhz);
+    CHECK(c.chip.cores == s.cores);
+    CHECK(c.chip.l2.bytes == s.l2);
+    CHECK(c.chip.hbm.bytes == s.hbm);
+    // The docs' 1.8 TB/s at the SoC's clock, and the platform files' 32 B/cycle per core.
+    CHECK(c.chip.hbm.bytes_per_cycle == Approx(1.8e12 / (s.mhz * 1e6)).epsilon(0.001));
+    CHECK(c.chip.hbm.bytes_per_cycle_per_core == 32);
+    CHECK(c.chip.l2.read_bytes_per_cycle_per_core == 110);
+    CHECK(c.chip.l2.write_bytes_per_cycle_per_core == 86);
+    CHECK(c.chip.hbm_capacity() == 32.0 * s.cores);  // the per-core share binds on every SoC
+  }
+}
+
+TEST_CASE("a SoC preset sets only the per-product keys on top of the base", "[config][preset]") {
+  const std::vector<std::string> allowed = {"base",          "clock_mhz",      "chip.cores",
+                                            "chip.l2.bytes", "chip.hbm.bytes", "chip.hbm.bytes_per_cycle"};
+  Config base = load(default_configs_dir() + "/arch2201.yaml", {}, default_configs_dir());
+  for (const std::string& name : preset_names()) {
+    CAPTURE(name);
+    std::ifstream f(preset_path(name, default_configs_dir()));
+    std::stringstream text;
+    text << f.rdbuf();
+    for (const auto& [key, entry] : scan_preset(text.str(), name).keys)
+      CHECK(std::find(allowed.begin(), allowed.end(), key) != allowed.end());
+    Loaded l = load_with_changes(name, {}, default_configs_dir());
+    CHECK(l.changed.empty());  // a preset is not a user's change
+    for (const Param& p : params())
+      if (std::find(allowed.begin(), allowed.end(), p.key) == allowed.end())
+        CHECK(cfgtest::value_of(p, l.config) == cfgtest::value_of(p, base));
+  }
+}
+
+TEST_CASE("atlas-a2 is ascend910b1, atlas-a3 is ascend910_9391, and the two time alike", "[config][preset]") {
+  CHECK(preset_alias_of("atlas-a2") == "ascend910b1");
+  CHECK(preset_alias_of("atlas-a3") == "ascend910_9391");
+  CHECK(preset_alias_of("ascend910b1").empty());
+  Config a2 = load("atlas-a2", {}, default_configs_dir());
+  Config a3 = load("atlas-a3", {}, default_configs_dir());
+  Config b1 = load("ascend910b1", {}, default_configs_dir());
+  CHECK(a2.name == "atlas-a2");
+  for (const Param& p : params()) {
+    CAPTURE(p.key);
+    CHECK(cfgtest::value_of(p, a2) == cfgtest::value_of(p, b1));
+    CHECK(cfgtest::value_of(p, a3) == cfgtest::value_of(p, a2));
+  }
+}
+
 TEST_CASE("a preset loads the same through its file path", "[config][preset]") {
-  const std::string path = default_configs_dir() + "/atlas_a2.yaml";
+  const std::string path = default_configs_dir() + "/ascend910b1.yaml";
   Config by_path = load(path, {}, "/nonexistent-configs-dir");
   Config by_name = load("atlas-a2", {}, default_configs_dir());
   CHECK(by_path.name == path);

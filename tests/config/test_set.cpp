@@ -48,11 +48,12 @@ TEST_CASE("a --set changes exactly the named field", "[config][set]") {
 }
 
 TEST_CASE("a --set reaches every key of the table", "[config][set]") {
-  // Values that keep the cross-field rules (banks divide L1, index >= L0B / 4) satisfied.
-  const std::map<std::string, std::string> special = {{"buffers.l1_banks", "16"},
-                                                      {"buffers.l0c_banks", "16"},
-                                                      {"buffers.l0c_bytes", "131072"},
-                                                      {"buffers.l0b_bytes", "16384"}};
+  // Values that keep the cross-field rules (banks divide L1, index >= L0B / 4, the L2's
+  // geometry) satisfied.
+  const std::map<std::string, std::string> special = {
+      {"buffers.l1_banks", "16"},      {"buffers.l0c_banks", "16"},  {"buffers.l0c_bytes", "131072"},
+      {"buffers.l0b_bytes", "16384"},  {"chip.l2.bytes", "2097152"}, {"chip.l2.line_bytes", "512"},
+      {"chip.l2.sector_bytes", "128"}, {"chip.l2.ways", "4"},        {"chip.l2.nd2nz_read_share", "0.75"}};
   Config base = load_text(cfgtest::kFixture);
   for (const Param& p : params()) {
     CAPTURE(p.key);
@@ -147,6 +148,34 @@ TEST_CASE("bad --set errors name the key, the nearest valid key and the column",
     CHECK(err({"buffers.l0b_bytes=65536"}) ==
           "--set:1:19: error: buffers.sparse_index_bytes (8192) must be at least buffers.l0b_bytes / 4 "
           "(16384): the index of L0B address a lives at a / 4");
+  }
+  SECTION("the L2's geometry rules") {
+    // The fixture's L2: 1 MiB of 256-byte lines in sectors of 64 bytes, 8 ways.
+    CHECK(err({"chip.l2.line_bytes=384"}) ==
+          "--set:1:20: error: chip.l2.line_bytes (384) must be a power of two");
+    CHECK(err({"chip.l2.sector_bytes=96"}) ==
+          "--set:1:22: error: chip.l2.sector_bytes (96) must be a power of two, at most chip.l2.line_bytes "
+          "(256) "
+          "and at least a 64th of it");
+    CHECK(err({"chip.l2.sector_bytes=512"}) ==
+          "--set:1:22: error: chip.l2.sector_bytes (512) must be a power of two, at most chip.l2.line_bytes "
+          "(256) "
+          "and at least a 64th of it");
+    CHECK(err({"chip.l2.line_bytes=8192"}) ==
+          "--set:1:20: error: chip.l2.sector_bytes (64) must be a power of two, at most chip.l2.line_bytes "
+          "(8192) "
+          "and at least a 64th of it");
+    CHECK(load_text(cfgtest::kFixture, {"chip.l2.line_bytes=4096", "chip.l2.sector_bytes=64"})
+              .chip.l2.line_bytes == 4096);
+    CHECK(
+        err({"chip.l2.ways=3"}) ==
+        "--set:1:14: error: chip.l2.bytes (1048576) must be a multiple of chip.l2.line_bytes x chip.l2.ways "
+        "(768): every set holds `ways` whole lines");
+    CHECK(
+        err({"chip.l2.bytes=2147483648"}) ==
+        "--set:1:15: error: chip.l2.bytes / chip.l2.line_bytes = 8388608 lines is more than the 4194304 the "
+        "tag store allows; use longer lines");
+    CHECK(load_text(cfgtest::kFixture, {"chip.l2.bytes=0", "chip.l2.ways=3"}).chip.l2.bytes == 0);  // no L2
   }
   SECTION("the error class is InputError with the --set location") {
     const aicore::InputError e = expect_input_error([] { load_text(cfgtest::kFixture, {"x", "y"}); });

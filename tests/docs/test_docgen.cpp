@@ -44,6 +44,7 @@ TEST_CASE("the preset scanner reads keys, values, comments and their continuatio
       "                               # port\n";
   const auto p = docgen::scan_preset(text, "p.yaml");
   REQUIRE(p.keys.size() == 4);
+  CHECK(p.header == "header comment, not a key's");
   CHECK(p.keys.at("clock_mhz").value == "1850");
   CHECK(p.keys.at("clock_mhz").comment == "the clock [chip]");
   CHECK(p.keys.at("clock_mhz").line == 3);
@@ -60,16 +61,21 @@ TEST_CASE("the preset scanner refuses what the presets never contain", "[docgen]
   CHECK_THROWS_WITH(docgen::scan_preset("a:\n\tb: 1\n", "p.yaml"), Contains("p.yaml:2: tab"));
 }
 
-TEST_CASE("every key of both shipped presets is found, with a source comment", "[docgen]") {
-  for (const char* file : {"atlas_a2.yaml", "atlas_a3.yaml"}) {
-    INFO(file);
-    const auto p = docgen::scan_preset(read(kRoot + "/configs/" + file), file);
-    CHECK(p.keys.size() == config::params().size());
-    for (const auto& param : config::params()) {
-      INFO(param.key);
-      REQUIRE(p.keys.count(param.key));
-      CHECK_FALSE(p.keys.at(param.key).comment.empty());
-    }
+TEST_CASE("every key of the base preset is found, with a source comment; the SoC presets cite theirs",
+          "[docgen]") {
+  const auto base = docgen::scan_preset(read(kRoot + "/configs/arch2201.yaml"), "arch2201.yaml");
+  CHECK(base.keys.size() == config::params().size());
+  for (const auto& param : config::params()) {
+    INFO(param.key);
+    REQUIRE(base.keys.count(param.key));
+    CHECK_FALSE(base.keys.at(param.key).comment.empty());
+  }
+  for (const std::string& name : config::preset_names()) {
+    if (!config::preset_alias_of(name).empty()) continue;
+    INFO(name);
+    const auto p = docgen::scan_preset(read(config::preset_path(name, kRoot + "/configs")), name);
+    CHECK(p.keys.at("base").value == "arch2201.yaml");
+    for (const auto& [key, e] : p.keys) CHECK((key == "base" || !e.comment.empty()));
   }
 }
 
@@ -93,33 +99,40 @@ TEST_CASE("splice rewrites only between a block's markers", "[docgen]") {
                     Contains("contains another block"));
 }
 
-TEST_CASE("the key tables come from the parameter table and the preset text", "[docgen]") {
-  const std::string a2 = read(kRoot + "/configs/atlas_a2.yaml");
-  const std::string table = docgen::config_keys({preset_from(a2)});
+TEST_CASE("the key tables come from the parameter table and the base preset's text", "[docgen]") {
+  const std::string base = read(kRoot + "/configs/arch2201.yaml");
+  const std::string table = docgen::config_keys(preset_from(base), {});
   for (const auto& p : config::params()) CHECK_THAT(table, Contains("| `" + p.key + "` |"));
   CHECK_THAT(table,
              Contains("| `buffers.l1_bytes` | `524288` | bytes | 32 .. 1073741824 (1 GiB), a multiple of "
                       "32 (integer) | L1 size (A1/B1) |"));
   CHECK_THAT(table, Contains("[perf](sources.md#perf)"));
+  CHECK_THAT(table, Contains("| `clock_mhz` | `1850` | MHz |"));
 
-  // A second preset shows only where it differs.
-  std::string other = a2;
-  other.replace(other.find("clock_mhz: 1850 "), 16, "clock_mhz: 1800 ");
-  docgen::Preset b = preset_from(other);
-  b.name = "atlas-a3";
-  const std::string both = docgen::config_keys({preset_from(a2), b});
-  CHECK_THAT(both, Contains("| `clock_mhz` | `1850` (atlas-a3: `1800`) |"));
+  // A key a SoC preset sets points to the SoC table.
+  const std::string soc =
+      "base: " + kRoot + "/configs/arch2201.yaml\nclock_mhz: 1800  # the SoC's [platform]\n";
+  docgen::Preset b = preset_from(soc);
+  b.name = "ascend910b2";
+  const std::string both = docgen::config_keys(preset_from(base), {b});
+  CHECK_THAT(both, Contains("| `clock_mhz` | `1850` (per SoC: [SoC presets](#soc-presets)) | MHz |"));
   CHECK_THAT(both, Contains("| `cube.head_cycles` | `55` |"));
+  const std::string socs = docgen::soc_presets({b});
+  CHECK_THAT(socs, Contains("| preset | `clock_mhz` |\n|---|---|\n| `ascend910b2` | 1800 |\n"));
+  CHECK_THAT(socs, Contains("* `ascend910b2`: `clock_mhz` the SoC's [platform](sources.md#platform).\n"));
 }
 
 TEST_CASE("the key tables refuse a preset text that disagrees with the loaded preset", "[docgen]") {
-  const std::string a2 = read(kRoot + "/configs/atlas_a2.yaml");
-  docgen::Preset p = preset_from(a2);
+  const std::string base = read(kRoot + "/configs/arch2201.yaml");
+  docgen::Preset p = preset_from(base);
   p.text.keys.erase("cube.head_cycles");
-  CHECK_THROWS_WITH(docgen::config_keys({p}), Contains("has no line for key 'cube.head_cycles'"));
-  p = preset_from(a2);
+  CHECK_THROWS_WITH(docgen::config_keys(p, {}), Contains("has no line for key 'cube.head_cycles'"));
+  p = preset_from(base);
   p.text.keys.at("cube.head_cycles").value = "5";
-  CHECK_THROWS_WITH(docgen::config_keys({p}), Contains("is not the loaded value of cube.head_cycles"));
+  CHECK_THROWS_WITH(docgen::config_keys(p, {}), Contains("is not the loaded value of cube.head_cycles"));
+  docgen::Preset soc = preset_from("base: " + kRoot + "/configs/arch2201.yaml\nclock_mhz: 1800  # x\n");
+  soc.text.keys["chip.l3.bytes"] = {"1", "x", 3};
+  CHECK_THROWS_WITH(docgen::soc_presets({soc}), Contains("sets 'chip.l3.bytes', which is not a parameter"));
 }
 
 TEST_CASE("the instruction tables list every field the parser describes", "[docgen]") {

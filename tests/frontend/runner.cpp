@@ -1,67 +1,18 @@
 #include "runner.hpp"
 
-#include <sys/wait.h>
-
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 namespace frontend_test {
-
-namespace fs = std::filesystem;
-
-TempDir::TempDir() {
-  std::string tmpl = (fs::temp_directory_path() / "aicore-frontend-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-std::string TempDir::write(const std::string& name, const std::string& text) const {
-  std::ofstream(file(name), std::ios::binary) << text;
-  return file(name);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-namespace {
-
-Result run_command(const std::string& cmd) {
-  TempDir io;
-  const std::string full = cmd + " >" + io.file("stdout") + " 2>" + io.file("stderr") + " </dev/null";
-  const int raw = std::system(full.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  r.out = slurp(io.file("stdout"));
-  r.err = slurp(io.file("stderr"));
-  return r;
-}
-
-}  // namespace
 
 Result run_kernel(const std::string& program, const std::string& args,
                   const std::vector<std::string>& options) {
   std::string text;
   for (const std::string& o : options) text += o + "\n";
   setenv("AICORE_SIM_ARGS", text.c_str(), 1);
-  Result r = run_command(std::string(KERNELS_DIR) + "/" + program + " " + args);
+  Result r = test_support::run_shell(std::string(KERNELS_DIR) + "/" + program + " " + args);
   unsetenv("AICORE_SIM_ARGS");
   return r;
-}
-
-Result run_sim(const std::string& args) {
-  return run_command(std::string(AICORE_SIM_BIN) + " " + args);
 }
 
 std::vector<std::string> statements(const std::string& trace_path) {

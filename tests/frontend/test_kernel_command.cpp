@@ -12,10 +12,16 @@ using namespace frontend_test;
 namespace fs = std::filesystem;
 
 TEST_CASE("aicore-sim kernel builds, runs and simulates the tiled example", "[kernel_command]") {
+  // With the compiler flags kernel --help suggests (which must build a real kernel: -DM=64 would not).
+  const std::string help = run_sim("kernel --help").out;
+  const size_t at = help.find("(e.g. -- ");
+  REQUIRE(at != std::string::npos);
+  const std::string flags = help.substr(at + 9, help.find(';', at) - at - 9);
+  REQUIRE(flags.find("-DBLOCKS=3") != std::string::npos);
   TempDir dir;
   const Result r =
       run_sim("kernel " + std::string(AICORE_SOURCE_DIR) + "/examples/ascendc/tiled_gemm.cpp --out " +
-              dir.file("out") + " --emit-trace -- -DBLOCKS=3");
+              dir.file("out") + " --emit-trace -- " + flags);
   INFO(r.out << r.err);
   CHECK(r.status == 0);
   CHECK(r.out.find("on 3 block(s): match") != std::string::npos);

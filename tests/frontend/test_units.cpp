@@ -34,10 +34,10 @@ TEST_CASE("launch options: defaults, every option, and back to text", "[units]")
   CHECK((o->run.timing_only && o->run.instr_log && o->run.timeline && o->run.vcd && o->run.quiet &&
          o->emit_trace));
   CHECK(o->run.verbosity == 2);
-  CHECK(o->run.check == "warn");
+  CHECK(o->run.check == session::CheckMode::Warn);
   CHECK(o->window.begin == 10);
   CHECK(o->window.end == 20);
-  CHECK(cli::launch_args_text(*o) == text);
+  CHECK(session::launch_args_text(*o) == text);
 }
 
 TEST_CASE("launch options: bad ones are refused with the reason", "[units]") {

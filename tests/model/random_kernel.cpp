@@ -144,7 +144,19 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
   auto set = [](const std::string& k, const std::string& v) { return k + "=" + v; };
   std::vector<std::string> s = {
       set("chip.cores", std::to_string(std::max(cores, 1))),
-      set("chip.gm_bytes_per_cycle", g.one_of<std::string>({"50", "200", "864"})),
+      set("chip.hbm.bytes_per_cycle", g.one_of<std::string>({"50", "200", "973"})),
+      set("chip.hbm.bytes_per_cycle_per_core", g.one_of<std::string>({"20", "32", "1000"})),
+      // Small caches, so that lines are evicted (the kernels touch about 40 KiB of each tensor).
+      set("chip.l2.bytes", g.one_of<std::string>({"0", "8192", "65536", "201326592"})),
+      set("chip.l2.line_bytes", g.one_of<std::string>({"128", "512"})),
+      set("chip.l2.sector_bytes", g.one_of<std::string>({"32", "128"})),
+      set("chip.l2.ways", g.one_of<std::string>({"1", "2", "16"})),
+      set("chip.l2.read_bytes_per_cycle", g.one_of<std::string>({"100", "2703"})),
+      set("chip.l2.write_bytes_per_cycle", g.one_of<std::string>({"80", "2703"})),
+      set("chip.l2.read_bytes_per_cycle_per_core", g.one_of<std::string>({"60", "110"})),
+      set("chip.l2.write_bytes_per_cycle_per_core", g.one_of<std::string>({"50", "86"})),
+      set("chip.l2.nd2nz_read_share", g.one_of<std::string>({"0.5", "1"})),
+      set("chip.l2.same_address_penalty", g.one_of<std::string>({"0", "0.15", "2"})),
       set("gm.read.bytes_per_cycle", g.one_of<std::string>({"32", "64.5", "150", "300"})),
       set("gm.read.latency_cycles", g.one_of<std::string>({"0", "7", "300"})),
       set("gm.read.overhead_cycles", g.one_of<std::string>({"0", "3"})),

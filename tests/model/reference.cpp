@@ -13,6 +13,7 @@
 #include "aicore/isa/check.hpp"
 #include "aicore/model/fluid_share.hpp"
 #include "aicore/model/timing.hpp"
+#include "ref_l2.hpp"
 
 namespace ref {
 
@@ -114,11 +115,22 @@ struct Core {
   std::vector<bool> done;  // the instruction's timing is known
 };
 
+// The memory side's shared capacities: each core's GM port, then the HBM, L2 reads, L2 writes,
+// each the lower of the chip figure and the per-core share times the chip's cores.
+std::vector<double> capacities(const aicore::config::Config& cfg, size_t cores) {
+  const auto& ch = cfg.chip;
+  std::vector<double> c(cores, cfg.gm.shared_bytes_per_cycle);
+  c.push_back(std::min(ch.hbm.bytes_per_cycle, ch.hbm.bytes_per_cycle_per_core * ch.cores));
+  c.push_back(std::min(ch.l2.read_bytes_per_cycle, ch.l2.read_bytes_per_cycle_per_core * ch.cores));
+  c.push_back(std::min(ch.l2.write_bytes_per_cycle, ch.l2.write_bytes_per_cycle_per_core * ch.cores));
+  return c;
+}
+
 class Machine {
  public:
-  Machine(const aicore::config::Config& cfg, const std::vector<std::vector<Instruction>>& cores)
-      : cfg_(cfg),
-        gm_(cfg.chip.gm_bytes_per_cycle, std::vector<double>(cores.size(), cfg.gm.shared_bytes_per_cycle)) {
+  Machine(const aicore::config::Config& cfg, const std::vector<std::vector<Instruction>>& cores,
+          const std::vector<uint64_t>& tensor_bytes)
+      : cfg_(cfg), gm_(capacities(cfg, cores.size())), l2_(cfg.chip.l2), bases_(tensor_bases(tensor_bytes)) {
     for (const auto& p : cores) {
       Core c;
       c.prog = &p;
@@ -142,6 +154,7 @@ class Machine {
           while (try_issue(c, t)) changed = true;
         }
       }
+      start_transfers(t);
     }
   }
 
@@ -404,13 +417,12 @@ class Machine {
     p.allowed = exact_start + min_interval(pipe);
     tm.start = t;
     started(p, t);
-    if (gm && cost.gm_bytes > 0) {
-      const auto id = gm_.add(static_cast<uint32_t>(&c - cores_.data()), cost.gm_rate, cost.gm_bytes);
+    if (gm && cost.gm_bytes > 0) {  // it reaches the memory side at the end of the cycle
       p.in_gm = true;
       p.gm_instr = i;
       p.gm_start = t;
       p.gm_cost = cost;
-      flows_[id] = {&c, &p};
+      starting_.push_back({static_cast<int>(pipe), static_cast<int>(&c - cores_.data()), &p});
       return true;
     }
     tm.busy_end = t + (gm ? cost.occupancy : hold);
@@ -422,13 +434,43 @@ class Machine {
     return true;
   }
 
+  // The GM transfers that started in cycle t meet the L2 in pipe order, then core order (the
+  // order the model's phases give them), each looked up before the next.
+  void start_transfers(uint64_t t) {
+    std::sort(starting_.begin(), starting_.end(), [](const Starting& a, const Starting& b) {
+      return a.pipe != b.pipe ? a.pipe < b.pipe : a.core < b.core;
+    });
+    const auto& l2 = cfg_.chip.l2;
+    const uint32_t n = static_cast<uint32_t>(cores_.size());
+    for (const Starting& s : starting_) {
+      PipeState& p = *s.p;
+      const isa::Op& op = (*cores_[s.core].prog)[p.gm_instr].op;
+      const model::Cost& cost = p.gm_cost;
+      const bool write = std::holds_alternative<isa::Fixpipe>(op);
+      // Alone it takes its fixed cycles plus its data at the lower of its rate and the core's port.
+      const double port = std::min(cost.gm_rate, cfg_.gm.shared_bytes_per_cycle);
+      const uint64_t lone = cost.fixed + std::max(cost.occupancy - cost.fixed,
+                                                  static_cast<uint64_t>(std::ceil(cost.gm_bytes / port)));
+      const PlainL2::Found f = l2_.access(gm_ranges(op, bases_), write, s.core, t, t + lone);
+      const double bytes = static_cast<double>(cost.gm_bytes);
+      const bool nd2nz = std::holds_alternative<isa::DataCopyNd2Nz>(op);
+      std::vector<model::FluidShare::Use> uses = {{static_cast<uint32_t>(s.core), 1.0}};
+      uses.push_back({write ? n + 2 : n + 1, nd2nz ? 1.0 / l2.nd2nz_read_share : 1.0});
+      if (f.hbm_bytes) uses.push_back({n, static_cast<double>(f.hbm_bytes) / bytes});
+      double cap = bytes / static_cast<double>(lone);  // its lone rate, fixed cycles included
+      if (f.shared)
+        cap /= 1.0 + l2.same_address_penalty * static_cast<double>(f.shared) / static_cast<double>(f.lines);
+      flows_[gm_.add(cap, cost.gm_bytes, uses.data(), uses.size())] = {&cores_[s.core], &p};
+    }
+    starting_.clear();
+  }
+
   void finish_gm(model::FluidShare::FlowId id, uint64_t t) {
     auto [c, p] = flows_.at(id);
     flows_.erase(id);
     Timing& tm = c->timing[p->gm_instr];
     const model::Cost& cost = p->gm_cost;
-    tm.busy_end = std::max(p->gm_start + cost.occupancy,
-                           p->gm_start + cost.fixed + std::max(cost.port_cycles, t - p->gm_start));
+    tm.busy_end = std::max(p->gm_start + cost.occupancy, t);
     tm.end = tm.busy_end + cost.latency;
     p->in_gm = false;
     p->gm_done.emplace_back(tm.end, cost.gm_bytes);
@@ -517,8 +559,15 @@ class Machine {
     }
   }
 
+  struct Starting {
+    int pipe, core;
+    PipeState* p;
+  };
   const aicore::config::Config& cfg_;
   model::FluidShare gm_;
+  PlainL2 l2_;
+  std::vector<uint64_t> bases_;
+  std::vector<Starting> starting_;
   std::vector<Core> cores_;
   std::map<model::FluidShare::FlowId, std::pair<Core*, PipeState*>> flows_;
 };
@@ -527,8 +576,8 @@ class Machine {
 
 std::vector<std::vector<Timing>> schedule(const aicore::config::Config& cfg,
                                           const std::vector<std::vector<Instruction>>& cores,
-                                          uint64_t max_cycles) {
-  Machine m(cfg, cores);
+                                          const std::vector<uint64_t>& tensor_bytes, uint64_t max_cycles) {
+  Machine m(cfg, cores, tensor_bytes);
   m.run(max_cycles);
   return m.result();
 }

@@ -2,6 +2,8 @@
 // elaborates one model per process; catch_discover_tests runs each TEST_CASE in its own.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "aicore/config/loader.hpp"
@@ -181,12 +183,13 @@ TEST_CASE("chip: more cores than chip.cores is bad input", "[model][chip]") {
   }
 }
 
-TEST_CASE("chip: two cores share the chip's GM bandwidth", "[model][chip][gm]") {
-  // Each core copies 16 KiB at its 150 B/cycle path rate; alone that takes ceil(16384/150) = 110.
-  // A chip bandwidth of 200 gives each 100 B/cycle: 164 cycles.
+TEST_CASE("chip: two cores share the chip's HBM bandwidth", "[model][chip][gm]") {
+  // Each core copies 16 KiB of its own tensor at its 150 B/cycle path rate; alone that takes
+  // ceil(16384/150) = 110. Every line misses the L2, so an HBM bandwidth of 200 gives each 100
+  // B/cycle: 164 cycles.
   model::ProgramSource a({tensor("x", 65536)}, {at_line(copy(0, 512), 1)});
-  model::ProgramSource b({tensor("x", 65536)}, {at_line(copy(0, 512), 1)});
-  model::Chip chip(preset({"chip.gm_bytes_per_cycle=200"}), {&a, &b}, true);
+  model::ProgramSource b({tensor("y", 65536)}, {at_line(copy(0, 512), 1)});
+  model::Chip chip(preset({"chip.hbm.bytes_per_cycle=200"}), {&a, &b}, true);
   Keyed rec;
   chip.add_observer(&rec);
   const model::ChipSummary s = chip.run();
@@ -197,4 +200,57 @@ TEST_CASE("chip: two cores share the chip's GM bandwidth", "[model][chip][gm]") 
   CHECK(s.cores.size() == 2);
   CHECK(s.cores[0].pipes[static_cast<size_t>(isa::Pipe::MTE2)].busy_cycles == 110);
   CHECK(s.cores[0].pipes[static_cast<size_t>(isa::Pipe::MTE2)].stall_cycles == 54);
+  CHECK(rec.of(0, 0).l2_misses == 32);  // 16 KiB in 512-byte lines
+  CHECK(rec.of(0, 0).hbm_bytes == 16384);
+  CHECK(s.l2.counts.read_misses == 64);
+  CHECK(s.cores[1].l2.hbm_read_bytes == 16384);
+}
+
+TEST_CASE("chip: issue events come at once, per core in program order, each before its instruction's record",
+          "[model][chip][observer]") {
+  // Two cores of GM copies (core 1's longer): the scalar units run ahead of the pipes, so issue
+  // events are handed over as they happen, not held back into the time order of the rest.
+  std::vector<isa::Instruction> p0, p1;
+  for (uint32_t i = 0; i < 40; ++i) p0.push_back(at_line(copy(0, 16), i + 1));
+  for (uint32_t i = 0; i < 25; ++i) p1.push_back(at_line(copy(0, 64), i + 1));
+  model::ProgramSource a({tensor("x", 65536)}, p0), b({tensor("x", 65536)}, p1);
+  model::Chip chip(preset(), {&a, &b}, false);
+  struct Seen : model::Observer {
+    Seen() { wants_issue_ = true; }
+    struct Event {
+      bool issue;
+      uint16_t core;
+      uint64_t index, cycle;
+    };
+    std::vector<Event> events;
+    void on_issue(const model::IssueRecord& r) override {
+      events.push_back({true, r.core.value, r.instr->index, r.issue_cycle});
+    }
+    void on_instruction(const model::InstrRecord& r) override {
+      events.push_back({false, r.core.value, r.instr->index, r.start_cycle});
+    }
+  } seen;
+  chip.add_observer(&seen);
+  REQUIRE(chip.run().completed);
+  std::array<uint64_t, 2> next_issue{}, next_record{};
+  uint64_t last_start = 0;
+  bool ahead = false;  // an issue event came before a record that started earlier than it
+  uint64_t latest_issue = 0;
+  for (const auto& e : seen.events) {
+    if (e.issue) {
+      CHECK(e.index == next_issue[e.core]++);  // program order, none missing
+      latest_issue = std::max(latest_issue, e.cycle);
+    } else {
+      CHECK(e.index < next_issue[e.core]);  // after its own issue event
+      CHECK(e.index == next_record[e.core]++);
+      CHECK(e.cycle >= last_start);  // records keep the time order
+      last_start = e.cycle;
+      ahead = ahead || e.cycle < latest_issue;
+    }
+  }
+  CHECK(next_issue[0] == 40);
+  CHECK(next_issue[1] == 25);
+  CHECK(next_record[0] == 40);
+  CHECK(next_record[1] == 25);
+  CHECK(ahead);
 }

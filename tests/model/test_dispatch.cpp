@@ -154,7 +154,7 @@ TEST_CASE("dispatcher: random streams match the reference order and timing", "[d
   }
 }
 
-TEST_CASE("dispatcher: deep windows (heap) and back match the reference", "[dispatch]") {
+TEST_CASE("dispatcher: deep windows (thousands held) match the reference", "[dispatch]") {
   for (uint32_t seed = 11; seed <= 13; ++seed) {
     INFO("seed " << seed);
     run_random(seed, 3, 20000, 30000);  // thousands held at once

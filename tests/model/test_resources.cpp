@@ -58,9 +58,29 @@ TEST_CASE("calendar: a joint booking finds a cycle where every calendar is free"
   CHECK(reserve_jointly(both, 2, 0, 5) == 0);  // [0, 5) is free in both
 }
 
+namespace {
+// The shape the GM port gives the fluid: one port per core, then one chip resource that every
+// flow uses at `per_byte` units per byte (1 for the L2, the fill ratio for the HBM).
+struct Ports {
+  FluidShare f;
+  uint32_t chip;
+  Ports(double chip_capacity, std::vector<double> ports)
+      : f([&] {
+          ports.push_back(chip_capacity);
+          return ports;
+        }()),
+        chip(static_cast<uint32_t>(ports.size() - 1)) {}
+  FluidShare::FlowId add(uint32_t core, double cap, uint64_t bytes, double per_byte = 1) {
+    const FluidShare::Use uses[] = {{core, 1}, {chip, per_byte}};
+    return f.add(cap, bytes, uses, 2);
+  }
+};
+}  // namespace
+
 TEST_CASE("fluid: a lone transfer runs at its own cap: ceil(bytes / cap) cycles", "[model][fluid]") {
-  FluidShare f(864, {256});
-  f.add(0, 150, 1024);
+  Ports p(864, {256});
+  FluidShare& f = p.f;
+  p.add(0, 150, 1024);
   CHECK(f.next_finish() == 7);  // 1024 / 150 = 6.83
   f.advance(6);
   CHECK(f.take_finished().empty());
@@ -68,36 +88,64 @@ TEST_CASE("fluid: a lone transfer runs at its own cap: ceil(bytes / cap) cycles"
   CHECK(f.take_finished().size() == 1);
   CHECK(f.in_flight() == 0);
   CHECK(f.next_finish() == UINT64_MAX);
-  FluidShare g(864, {256});
+  Ports g(864, {256});
   g.add(0, 256, 1536);  // exactly 6 cycles, no rounding up
-  CHECK(g.next_finish() == 6);
+  CHECK(g.f.next_finish() == 6);
 }
 
 TEST_CASE("fluid: max-min fair shares under flow caps, a core's port and the chip", "[model][fluid]") {
   SECTION("two flows of one core: equal shares of its port, each under its own cap") {
-    FluidShare f(864, {256});
-    const auto a = f.add(0, 150, 100000), b = f.add(0, 128, 100000);
-    CHECK(f.rate_of(a) == Approx(128));
-    CHECK(f.rate_of(b) == Approx(128));
+    Ports p(864, {256});
+    const auto a = p.add(0, 150, 100000), b = p.add(0, 128, 100000);
+    CHECK(p.f.rate_of(a) == Approx(128));
+    CHECK(p.f.rate_of(b) == Approx(128));
   }
   SECTION("a capped flow leaves the rest to the other") {
-    FluidShare f(864, {256});
-    const auto a = f.add(0, 200, 100000), b = f.add(0, 40, 100000);
-    CHECK(f.rate_of(b) == Approx(40));
-    CHECK(f.rate_of(a) == Approx(200));  // 216 would be left; its own cap is 200
+    Ports p(864, {256});
+    const auto a = p.add(0, 200, 100000), b = p.add(0, 40, 100000);
+    CHECK(p.f.rate_of(b) == Approx(40));
+    CHECK(p.f.rate_of(a) == Approx(200));  // 216 would be left; its own cap is 200
   }
   SECTION("the chip's bandwidth is shared by the cores") {
-    FluidShare f(200, {256, 256});
-    const auto a = f.add(0, 150, 100000), b = f.add(1, 150, 100000);
-    CHECK(f.rate_of(a) == Approx(100));
-    CHECK(f.rate_of(b) == Approx(100));
+    Ports p(200, {256, 256});
+    const auto a = p.add(0, 150, 100000), b = p.add(1, 150, 100000);
+    CHECK(p.f.rate_of(a) == Approx(100));
+    CHECK(p.f.rate_of(b) == Approx(100));
   }
   SECTION("three flows, two cores: core 0's two flows share its port, core 1 takes the chip's rest") {
-    FluidShare f(300, {120, 256});
-    const auto a = f.add(0, 150, 100000), b = f.add(0, 150, 100000), c = f.add(1, 250, 100000);
-    CHECK(f.rate_of(a) == Approx(60));
-    CHECK(f.rate_of(b) == Approx(60));
-    CHECK(f.rate_of(c) == Approx(180));
+    Ports p(300, {120, 256});
+    const auto a = p.add(0, 150, 100000), b = p.add(0, 150, 100000), c = p.add(1, 250, 100000);
+    CHECK(p.f.rate_of(a) == Approx(60));
+    CHECK(p.f.rate_of(b) == Approx(60));
+    CHECK(p.f.rate_of(c) == Approx(180));
+  }
+}
+
+TEST_CASE("fluid: a resource used at several units per byte", "[model][fluid]") {
+  SECTION("alone: a flow filling 4 bytes of HBM per byte it moves gets a quarter of the HBM") {
+    Ports p(100, {256});
+    const auto a = p.add(0, 150, 100000, 4);
+    CHECK(p.f.rate_of(a) == Approx(25));
+  }
+  SECTION("equal rates, unequal use: the HBM is full at 2 x r + 0.5 x r = 100") {
+    Ports p(100, {256, 256});
+    const auto a = p.add(0, 150, 100000, 2), b = p.add(1, 150, 100000, 0.5);
+    CHECK(p.f.rate_of(a) == Approx(40));
+    CHECK(p.f.rate_of(b) == Approx(40));
+  }
+  SECTION("a flow that does not use the HBM is not held by it") {
+    Ports p(100, {256, 256});
+    const FluidShare::Use port_only[] = {{1, 1}};
+    const auto a = p.add(0, 150, 100000, 2);
+    const auto b = p.f.add(150, 100000, port_only, 1);
+    CHECK(p.f.rate_of(a) == Approx(50));
+    CHECK(p.f.rate_of(b) == Approx(150));
+  }
+  SECTION("flows under the capacities run at their own limits (no sharing needed)") {
+    Ports p(1000, {256, 256});
+    const auto a = p.add(0, 150, 100000, 2), b = p.add(1, 177, 100000, 1);
+    CHECK(p.f.rate_of(a) == Approx(150));  // 300 + 177 < 1000
+    CHECK(p.f.rate_of(b) == Approx(177));
   }
 }
 
@@ -106,13 +154,14 @@ TEST_CASE("fluid: rates are recomputed when a transfer ends, whatever the order 
   // 1000 B and 3000 B, both capped at 100, sharing 100: 50 each until the first ends at 20;
   // the second then has 2000 B left at 100: ends at 40.
   for (int order = 0; order < 2; ++order) {
-    FluidShare f(100, {100});
+    Ports p(100, {100});
+    FluidShare& f = p.f;
     if (order == 0) {
-      f.add(0, 100, 1000);
-      f.add(0, 100, 3000);
+      p.add(0, 100, 1000);
+      p.add(0, 100, 3000);
     } else {
-      f.add(0, 100, 3000);
-      f.add(0, 100, 1000);
+      p.add(0, 100, 3000);
+      p.add(0, 100, 1000);
     }
     CHECK(f.next_finish() == 20);
     f.advance(20);

@@ -184,7 +184,12 @@ TEST_CASE("flags count pending sets, a change for a released cycle is counted la
 
 TEST_CASE("without waves only queue depths and paths are tracked", "[report][signals]") {
   SignalTracker t({}, false);
-  CHECK(t.signals().size() == 5 + 5);
+  // 5 queues, 5 paths, and the two GM paths' L2 hit rate and HBM rate.
+  CHECK(t.signals().size() == 5 + 5 + 4);
+  CHECK(t.signals()[static_cast<size_t>(t.l2_signal(report::Path::GmToL1, true))].name == "GM_to_L1_HBM");
+  CHECK(t.signals()[static_cast<size_t>(t.l2_signal(report::Path::L0CToGm, false))].name ==
+        "L0C_to_GM_hit_rate");
+  CHECK(t.l2_signal(report::Path::L1ToL0A, false) < 0);
   CHECK(t.queue_signal(Pipe::S) < 0);
   CHECK(t.queue_signal(Pipe::MTE1) >= 0);
   CHECK(t.signals()[static_cast<size_t>(t.path_signal(report::Path::L0CToGm))].name == "L0C_to_GM");

@@ -29,15 +29,7 @@ harness::Result StudyDir::sweep(const std::string& study, const std::string& arg
 }
 
 harness::Result run_env(const std::string& env, const std::string& args) {
-  harness::TempDir io;
-  const std::string cmd = "env " + env + " " AICORE_SIM_BIN " " + args + " >" + io.file("stdout") + " 2>" +
-                          io.file("stderr") + " </dev/null";
-  const int raw = std::system(cmd.c_str());
-  harness::Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  r.out = slurp(io.file("stdout"));
-  r.err = slurp(io.file("stderr"));
-  return r;
+  return test_support::run_shell("env " + env + " " AICORE_SIM_BIN " " + args);
 }
 
 int spawn(const std::vector<std::string>& args, const std::string& out_file, const std::string& err_file) {
@@ -105,13 +97,6 @@ std::vector<Row> read_csv(const std::string& path, std::vector<std::string>* hea
     rows.push_back(row);
   }
   return rows;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 nlohmann::json read_json(const std::string& path) {

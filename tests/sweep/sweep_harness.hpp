@@ -38,7 +38,7 @@ int wait_exit(int pid);
 
 std::vector<Row> read_csv(const std::string& path, std::vector<std::string>* header = nullptr);
 nlohmann::json read_json(const std::string& path);
-std::string slurp(const std::string& path);
+using test_support::slurp;
 // Number of points/ID/point.json files under OUT.
 size_t record_count(const std::string& out_dir);
 

@@ -40,8 +40,25 @@ TEST_CASE("diff text: bound pipe, changed config keys, changed metrics", "[sweep
                         Contains("-" + std::to_string(ca - cb)));
   CHECK_THAT(r.out, Contains("pipes.MTE2.busy_cycles"));
   CHECK(r.out.find("pipes.MTE2.instructions") == std::string::npos);  // unchanged: listed with --all only
-  CHECK_THAT(harness::run("diff " + d.file("a") + " " + d.file("b") + " --all").out,
-             Contains("pipes.MTE2.instructions"));
+  const std::string all = harness::run("diff " + d.file("a") + " " + d.file("b") + " --all").out;
+  CHECK_THAT(all, Contains("pipes.MTE2.instructions"));
+  // One core each: cores[0] is the top level again, so it is not listed a second time.
+  REQUIRE(a["cores"].size() == 1);
+  CHECK_THAT(r.out, !Contains("cores[0]"));
+  CHECK_THAT(all, !Contains("cores[0]"));
+  CHECK_THAT(harness::run("diff " + d.file("a") + " " + d.file("b") + " --csv").out, !Contains("cores[0]"));
+}
+
+TEST_CASE("diff of two-core runs lists each core's figures", "[sweep][diff]") {
+  StudyDir d;
+  const std::string k = std::string(AICORE_TRACES_DIR) + "/multicore_tiled_sparse/kernel.yaml";
+  REQUIRE(harness::run("run " + k + " --timing-only -q --out " + d.file("a")).status == 0);
+  REQUIRE(harness::run("run " + k + " --timing-only -q --out " + d.file("b") +
+                       " --set chip.gm_bytes_per_cycle=32")
+              .status == 0);
+  const auto r = harness::run("diff " + d.file("a") + " " + d.file("b"));
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Contains("cores[0].cycles") && Contains("cores[1].cycles"));
 }
 
 TEST_CASE("diff --csv: every field with absolute and relative change", "[sweep][diff]") {

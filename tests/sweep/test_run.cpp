@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "sweep_harness.hpp"
 
@@ -67,6 +68,21 @@ TEST_CASE("a two-key study: one row per point, equal to the points' own runs", "
   CHECK(j["swept"] == nlohmann::json({"gm.read.bytes_per_cycle", "cube.head_cycles"}));
   CHECK(j["rows"].size() == 6);
   CHECK(fs::exists(d.file("out/study.yaml")));
+
+  // The summary names the best and worst points by number and id, and the diff of the two runs.
+  const std::smatch best = [&] {
+    std::smatch m;
+    std::regex_search(r.out, m, std::regex(R"(best   point (\d+) \(id ([0-9a-f]{16})\))"));
+    return m;
+  }();
+  REQUIRE(best.size() == 3);
+  CHECK(rows.at(std::stoul(best[1])).at("id") == best[2].str());
+  std::smatch cmp;
+  REQUIRE(std::regex_search(r.out, cmp, std::regex("compare them: aicore-sim (diff \\S+ \\S+)\n")));
+  CHECK_THAT(cmp[1].str(), Contains("/points/" + best[2].str() + " "));
+  const auto diff = harness::run(cmp[1].str());
+  CHECK(diff.status == 0);
+  CHECK_THAT(diff.out, Contains("cycles"));
 }
 
 TEST_CASE("quiet (-q) silences the progress, not the summary", "[sweep][run]") {
@@ -117,6 +133,26 @@ TEST_CASE("an .expect mismatch is a mismatch point", "[sweep][run]") {
   CHECK(rows[0].at("exit_code") == "1");
   CHECK_THAT(rows[0].at("message"),
              Contains("wrong.trace:") && Contains("tensor c differs from") && Contains("c_wrong.bin"));
+}
+
+TEST_CASE("a point whose checker reports errors is a check_error point", "[sweep][run]") {
+  StudyDir d;
+  d.write(
+      "racy.trace",
+      ".gm a size=1024\nDataCopy dst=L1:0 src=a blockLen=16\nLoadData dst=L0A:0 src=L1:0 repeatTimes=1\n");
+  d.write("s.yaml", "traces: [racy.trace]\ngrid:\n  cube.head_cycles: [0, 4]\n");
+  const auto r = d.sweep("s.yaml");
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  CHECK_THAT(r.out, Contains("failed: 2 point(s) (check_error 2); first: point 0 (id "));
+  const auto rows = read_csv(d.file("out/results.csv"));
+  REQUIRE(rows.size() == 2);
+  for (const auto& row : rows) {
+    CHECK(row.at("status") == "check_error");
+    CHECK(row.at("exit_code") == "3");
+    CHECK_THAT(row.at("message"), Contains("racy.trace:3: error: data race (RAW)"));
+    CHECK(read_json(d.file("out/points/" + row.at("id") + "/stats.json"))["status"] == "check_error");
+  }
 }
 
 TEST_CASE("a point past its timeout is killed and recorded as timeout", "[sweep][run]") {

@@ -18,11 +18,14 @@ inline std::string data_dir() {
   return AICORE_TRACE_TEST_DATA;
 }
 
-// Every statement of a trace given as text (display name "t.trace").
+// Every statement of a trace given as text (display name "t.trace"). The parser's own table only,
+// unless `check_fields` (isa::check_fields on each instruction, as a run reads its traces).
 inline std::vector<aicore::trace::Statement> read_all(const std::string& text,
-                                                      const std::string& base_dir = "") {
+                                                      const std::string& base_dir = "",
+                                                      bool check_fields = false) {
   std::istringstream in(text);
   aicore::trace::Reader r(in, "t.trace", base_dir);
+  r.check_fields(check_fields);
   std::vector<aicore::trace::Statement> out;
   aicore::trace::Statement s;
   while (r.next(s)) out.push_back(s);
@@ -30,9 +33,9 @@ inline std::vector<aicore::trace::Statement> read_all(const std::string& text,
 }
 
 // The InputError message a trace produces, or "<no error>".
-inline std::string parse_error(const std::string& text) {
+inline std::string parse_error(const std::string& text, bool check_fields = false) {
   try {
-    read_all(text);
+    read_all(text, "", check_fields);
   } catch (const aicore::InputError& e) {
     return e.what();
   }

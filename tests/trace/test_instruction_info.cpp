@@ -58,13 +58,12 @@ std::string at2(uint32_t column) {
 
 }  // namespace
 
-TEST_CASE("instruction_info lists every mnemonic once, with fields", "[info]") {
+TEST_CASE("instruction_info lists every mnemonic once", "[info]") {
   const auto& all = trace::instruction_info();
   std::vector<std::string> names;
   for (const auto& in : all) {
     INFO(in.mnemonic);
     names.push_back(in.mnemonic);
-    CHECK_FALSE(in.fields.empty());
     CHECK_FALSE(in.pipe.empty());
     CHECK_FALSE(in.summary.empty());
     for (const FieldInfo& f : in.fields) {

@@ -529,3 +529,39 @@ TEST_CASE("a Reader can be moved", "[reader]") {
   CHECK(s.instr.index == 1);
   CHECK(b.name() == "m.trace");
 }
+
+TEST_CASE("lines and tokens are scanned eight bytes at a time: every byte offset gives the same parse",
+          "[reader][lexer]") {
+  // Each separator (space, tab, CR), the comment and the end of the token at every position in
+  // the 8-byte words the scans step by.
+  for (size_t pad = 0; pad < 16; ++pad) {
+    INFO("pad " << pad);
+    const std::string spaces(pad, ' '), tabs(pad % 3 + 1, '\t');
+    const auto s = parse_one<isa::SetFlag>("SetFlag" + spaces + " event=M_FIX" + tabs + "id=3\r" + spaces +
+                                           "# the rest is a comment: id=9 \x01");
+    CHECK(s.event.src == isa::Pipe::M);
+    CHECK(s.id == 3);
+    // A long token, cut by a tab, a CR or the end of the line at every offset.
+    const std::string name = "a" + std::string(pad, 'b');
+    for (const char* end : {"\t", "\r", "", " #"}) {
+      const auto st = read_all(".gm " + name + " size=" + std::to_string(64 + pad) + end + "\n");
+      REQUIRE(st.size() == 1);
+      CHECK(st[0].gm.name == name);
+      CHECK(st[0].gm.size == 64 + pad);
+    }
+  }
+}
+
+TEST_CASE("numbers: the widest that fit and the narrowest that do not", "[reader][numbers]") {
+  const auto dst = [](const std::string& offset) {
+    return parse_one<isa::DataCopy>("DataCopy dst=L1:" + offset + " src=c blockLen=1").dst.offset;
+  };
+  CHECK(dst("9999999999999999999") == 9999999999999999999ull);  // 19 digits: no overflow possible
+  CHECK(dst("18446744073709551615") == UINT64_MAX);             // 20 digits: checked per digit
+  CHECK(dst("0xFFFFFFFFFFFFFFFF") == UINT64_MAX);               // 16 hex digits
+  CHECK(dst("0x0000000000000000001") == 1);                     // 19 hex digits, leading zeros
+  CHECK_THAT(trace_test::parse_error(".gm c size=4\nDataCopy dst=L1:18446744073709551616 src=c blockLen=1\n"),
+             Catch::Contains("value '18446744073709551616' out of range"));
+  CHECK_THAT(trace_test::parse_error(".gm c size=4\nDataCopy dst=L1:0x10000000000000000 src=c blockLen=1\n"),
+             Catch::Contains("value '0x10000000000000000' out of range"));
+}

@@ -290,6 +290,38 @@ TEST_CASE("LoadDataWithSparse's unused struct fields are accepted only as 0", "[
   CHECK(error_of("LoadData dst=L0A:0 src=L1:0 repeatTimes=1 srcStride=1 dstGap=1") == "<no error>");
 }
 
+TEST_CASE("what check_fields refuses is an error at the field it names, as the trace is read",
+          "[errors][fields]") {
+  const std::string gm = ".gm c size=1048576\n";
+  const std::string fix = "Fixpipe dst=c src=L0C:0 nSize=4096 mSize=16 srcStride=16 dstStride=16";
+  CHECK(parse_error(gm + fix + "\n", true) ==
+        at(2, col(fix, "nSize")) +
+            "Fixpipe: invalid field: nSize must be a multiple of 16 in [0, 4095] (got 4096)");
+  const std::string set = "SetFlag id=0 event=MTE2_FIX";  // the field named first in the message wins
+  CHECK(parse_error(set + "\n", true) ==
+        at(1, col(set, "event")) +
+            "SetFlag: illegal event pair: event MTE2_FIX is not a legal pair on the Cube core");
+  const std::string mmad = "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=4096 n=16 k=16";
+  CHECK(parse_error(mmad + "\n", true) ==
+        at(1, col(mmad, " m=") + 1) +
+            "Mmad: invalid field: m, n and k must be in [0, 4095] (got m=4096 n=16 k=16)");
+  const std::string load = "LoadData dst=L0A:0 src=L1:0 repeatTimes=1 ifTranspose=1";
+  CHECK(parse_error(load + "\n", true) ==
+        at(1, col(load, "ifTranspose")) +
+            "LoadData: invalid field: ifTranspose is only legal for b16 data "
+            "(half/bf16), not int8");
+  // Without the check, only the field table applies (what tests of the table and the checker read).
+  CHECK(parse_error(gm + fix + "\n", false) == "<no error>");
+  // Each statement up to the refused one still reads.
+  std::istringstream in(gm + "Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16\n" + fix +
+                        "\n");
+  Reader r(in, "t.trace", "");
+  Statement st;
+  CHECK(r.next(st));
+  CHECK(r.next(st));
+  CHECK_THROWS_WITH(r.next(st), StartsWith(at(3, col(fix, "nSize"))));
+}
+
 TEST_CASE("directive errors", "[errors][directives]") {
   CHECK_THAT(parse_error(".gm\n"), StartsWith(at(1, 5)) && EndsWith("expected a tensor name after .gm"));
   CHECK_THAT(parse_error(".gm size=4\n"),

@@ -1,8 +1,9 @@
 // The generated parts of the user documentation: the instruction field tables of
-// docs/trace-format.md (from trace::instruction_info(), the parser's own table) and the key
-// tables of docs/configuration.md (from config::params(), config::caps() and the preset files,
-// whose comment after each value names its source). Hand-written prose stays around the blocks;
-// only the text between a block's markers is rewritten:
+// docs/trace-format.md (from trace::instruction_info(), the descriptor table in a trace's words),
+// the key tables of docs/configuration.md (from config::params(), config::caps() and the preset
+// files, whose comment after each value names its source), and the instruction words of
+// fuzz/trace.dict (in a comment line there). Hand-written text stays around the blocks; only the
+// text between a block's markers is rewritten:
 //   <!-- generated: NAME ... -->
 //   ...
 //   <!-- end generated: NAME -->
@@ -12,23 +13,14 @@
 #include <vector>
 
 #include "aicore/config/config.hpp"
+#include "aicore/config/preset_text.hpp"
 
 namespace aicore::docgen {
 
-// One key of a preset file as written: its value text and the comment after it (continuation
-// comment lines aligned under it are joined with a space).
-struct PresetEntry {
-  std::string value;
-  std::string comment;
-  unsigned line = 0;
-};
-struct PresetText {
-  std::map<std::string, PresetEntry> keys;    // dotted leaf key -> entry
-  std::map<std::string, std::string> groups;  // dotted group key -> its comment
-};
-// Reads the YAML subset the presets use (nested mappings of scalars, '#' comments). Throws
-// std::runtime_error naming file:line for anything else.
-PresetText scan_preset(const std::string& text, const std::string& file);
+// The preset scanner lives in the config layer (aicore-sim config list reads it too).
+using config::PresetEntry;
+using config::PresetText;
+using config::scan_preset;
 
 // Replaces the body of block `name` in `doc`; throws std::runtime_error if its markers are
 // missing or unbalanced.
@@ -41,15 +33,19 @@ std::string instruction_summary();
 std::string instruction_fields();
 std::string operand_spaces();  // the memory names an operand may use
 std::string event_pairs();     // the legal SetFlag/WaitFlag pairs (isa::is_legal_event)
+std::string fuzz_words();      // fuzz/trace.dict: every mnemonic and every key= of the descriptor table
 struct Preset {
-  std::string name;       // "atlas-a2"
+  std::string name;       // "ascend910b1", or "base" for configs/arch2201.yaml
   PresetText text;        // the file as written: sources
   config::Config config;  // the file as loaded: values
 };
-// Key tables for every parameter, grouped as in the presets; values and sources from the
-// presets (the first is the default; the others are shown where they differ). Throws
-// std::runtime_error if a preset's text lacks a key or disagrees with its loaded value.
-std::string config_keys(const std::vector<Preset>& presets);
+// Key tables for every parameter, grouped as in the presets; values and sources from `base`
+// (configs/arch2201.yaml, complete), keys an SoC preset sets marked as such. Throws
+// std::runtime_error if the base's text lacks a key or disagrees with its loaded value.
+std::string config_keys(const Preset& base, const std::vector<Preset>& socs);
+// The SoC presets: what each sets on top of the base, with its source. Throws std::runtime_error
+// if one sets a key that is not a parameter or disagrees with its loaded value.
+std::string soc_presets(const std::vector<Preset>& socs);
 // The keys whose effect another key caps (config::caps()).
 std::string config_caps();
 

@@ -1,6 +1,6 @@
 // aicore-docs: writes or checks the generated blocks of the user documentation.
-//   aicore-docs --write [ROOT]   rewrite the blocks of docs/trace-format.md, docs/semantics.md and
-//                                docs/configuration.md in place
+//   aicore-docs --write [ROOT]   rewrite the blocks of docs/trace-format.md, docs/semantics.md,
+//                                docs/configuration.md and fuzz/trace.dict in place
 //   aicore-docs --check [ROOT]   exit 1 naming every stale block (CTest docs.generated_fresh)
 // ROOT is the repository (default: the source tree it was built from). scripts/gen-docs.sh
 // builds this tool and runs --write.
@@ -37,28 +37,36 @@ std::string read(const fs::path& p) {
   return s.str();
 }
 
-std::vector<docgen::Preset> presets(const fs::path& root) {
-  std::vector<docgen::Preset> out;
+// The base file and every SoC preset (the aliases atlas-a2 / atlas-a3 name one of them).
+struct Presets {
+  docgen::Preset base;
+  std::vector<docgen::Preset> socs;
+};
+
+Presets presets(const fs::path& root) {
+  const std::string dir = (root / "configs").string();
+  const fs::path base = root / "configs" / "arch2201.yaml";
+  Presets out{{"base", docgen::scan_preset(read(base), base.string()), config::load(base.string(), {}, dir)},
+              {}};
   for (const std::string& name : config::preset_names()) {
-    std::string file = name;  // "atlas-a2" -> atlas_a2.yaml, as the loader names presets
-    for (char& c : file)
-      if (c == '-') c = '_';
-    const fs::path path = root / "configs" / (file + ".yaml");
-    out.push_back({name, docgen::scan_preset(read(path), path.string()),
-                   config::load(name, {}, (root / "configs").string())});
+    if (!config::preset_alias_of(name).empty()) continue;
+    const fs::path path = config::preset_path(name, dir);
+    out.socs.push_back({name, docgen::scan_preset(read(path), path.string()), config::load(name, {}, dir)});
   }
   return out;
 }
 
 std::vector<Doc> docs(const fs::path& root) {
-  const auto configs = std::make_shared<std::vector<docgen::Preset>>(presets(root));
+  const auto configs = std::make_shared<Presets>(presets(root));
   return {{"docs/trace-format.md",
            {{"operand-spaces", docgen::operand_spaces},
             {"instruction-summary", docgen::instruction_summary},
             {"instruction-fields", docgen::instruction_fields}}},
           {"docs/semantics.md", {{"event-pairs", docgen::event_pairs}}},
+          {"fuzz/trace.dict", {{"trace-words", docgen::fuzz_words}}},
           {"docs/configuration.md",
-           {{"config-keys", [configs] { return docgen::config_keys(*configs); }},
+           {{"soc-presets", [configs] { return docgen::soc_presets(configs->socs); }},
+            {"config-keys", [configs] { return docgen::config_keys(configs->base, configs->socs); }},
             {"config-caps", docgen::config_caps}}}};
 }
 

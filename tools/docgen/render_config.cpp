@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "aicore/common/format.hpp"
 #include "aicore/config/caps.hpp"
 #include "aicore/config/params.hpp"
 #include "docgen.hpp"
@@ -14,22 +15,9 @@
 namespace aicore::docgen {
 namespace {
 
-std::string number(double v) {
-  char buf[64];
-  if (std::nearbyint(v) == v && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 // "524288 (512 KiB)": byte counts are easier to check in binary units.
 std::string with_size(double v, const std::string& unit) {
-  const std::string plain = number(v);
+  const std::string plain = format_number(v);
   if (unit != "bytes" || v < 1024) return plain;
   const char* names[] = {"KiB", "MiB", "GiB", "TiB"};
   double scaled = v / 1024;
@@ -39,7 +27,7 @@ std::string with_size(double v, const std::string& unit) {
     ++i;
   }
   if (std::nearbyint(scaled) != scaled) return plain;
-  return plain + " (" + number(scaled) + " " + names[i] + ")";
+  return plain + " (" + format_number(scaled) + " " + names[i] + ")";
 }
 
 double value_of(const config::Param& p, const config::Config& c) {
@@ -103,9 +91,13 @@ const PresetEntry& entry(const Preset& preset, const config::Param& p) {
 
 }  // namespace
 
-std::string config_keys(const std::vector<Preset>& presets) {
-  if (presets.empty()) throw std::runtime_error("no presets");
-  const Preset& base = presets.front();
+static bool set_by_a_soc(const std::vector<Preset>& socs, const std::string& key) {
+  for (const Preset& s : socs)
+    if (s.text.keys.count(key)) return true;
+  return false;
+}
+
+std::string config_keys(const Preset& base, const std::vector<Preset>& socs) {
   std::ostringstream out;
   std::string group = "?";
   for (const config::Param& p : config::params()) {
@@ -116,19 +108,50 @@ std::string config_keys(const std::vector<Preset>& presets) {
           << (g.empty() ? std::string("Top level") : "`" + g + "`") << "\n\n";
       const auto it = base.text.groups.find(g);
       if (it != base.text.groups.end() && !it->second.empty()) out << link_sources(it->second) << ".\n\n";
-      out << "| key | " << base.name << " | unit | legal range | meaning | source |\n"
+      out << "| key | value | unit | legal range | meaning | source |\n"
           << "|---|---|---|---|---|---|\n";
     }
     const PresetEntry& e = entry(base, p);
-    std::string value = "`" + e.value + "`", source = e.comment;
-    for (size_t i = 1; i < presets.size(); ++i) {
-      const PresetEntry& o = entry(presets[i], p);
-      if (value_of(p, presets[i].config) != value_of(p, base.config))
-        value += " (" + presets[i].name + ": `" + o.value + "`)";
-      if (o.comment != e.comment) source += " — " + presets[i].name + ": " + o.comment;
-    }
+    std::string value = "`" + e.value + "`";
+    if (set_by_a_soc(socs, p.key)) value += " (per SoC: [SoC presets](#soc-presets))";
     out << "| `" << p.key << "` | " << value << " | " << cell(p.unit) << " | " << cell(range_of(p)) << " | "
-        << cell(p.description) << " | " << link_sources(cell(source)) << " |\n";
+        << cell(p.description) << " | " << link_sources(cell(e.comment)) << " |\n";
+  }
+  return out.str();
+}
+
+std::string soc_presets(const std::vector<Preset>& socs) {
+  // The keys any SoC sets, in parameter-table order.
+  std::vector<const config::Param*> keys;
+  for (const config::Param& p : config::params())
+    if (set_by_a_soc(socs, p.key)) keys.push_back(&p);
+  for (const Preset& s : socs)
+    for (const auto& [key, entry] : s.text.keys)
+      if (key != "base" && !config::find_param(key))
+        throw std::runtime_error("preset " + s.name + " sets '" + key + "', which is not a parameter");
+  std::ostringstream out;
+  out << "| preset |";
+  for (const config::Param* p : keys) out << " `" << p->key << "` |";
+  out << "\n|---|";
+  for (size_t i = 0; i < keys.size(); ++i) out << "---|";
+  out << "\n";
+  for (const Preset& s : socs) {
+    out << "| `" << s.name << "` |";
+    for (const config::Param* p : keys) out << " " << with_size(value_of(*p, s.config), p->unit) << " |";
+    out << "\n";
+  }
+  out << "\nWhere each value comes from:\n\n";
+  for (const Preset& s : socs) {
+    out << "* `" << s.name << "`:";
+    const char* sep = " ";
+    for (const config::Param* p : keys) {
+      const auto it = s.text.keys.find(p->key);
+      if (it == s.text.keys.end()) continue;
+      entry(s, *p);  // the text agrees with the loaded value
+      out << sep << "`" << p->key << "` " << link_sources(cell(it->second.comment));
+      sep = "; ";
+    }
+    out << ".\n";
   }
   return out.str();
 }

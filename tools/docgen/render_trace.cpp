@@ -1,8 +1,10 @@
-// docs/trace-format.md's instruction tables, from the parser's own description.
+// docs/trace-format.md's instruction tables, from the parser's own description of the descriptor
+// table, and the instruction words of the trace fuzzer's dictionary.
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
-#include "aicore/isa/instructions.hpp"
+#include "aicore/isa/descriptors.hpp"
 #include "aicore/trace/instruction_info.hpp"
 #include "docgen.hpp"
 
@@ -56,6 +58,20 @@ std::string instruction_fields() {
           << cell(f.meaning) << " |\n";
     }
   }
+  return out.str();
+}
+
+std::string fuzz_words() {
+  std::ostringstream out;
+  std::vector<std::string> keys;
+  for (const isa::InstructionDescriptor& d : isa::kDescriptors) {
+    out << '"' << d.facts.mnemonic << "\"\n";
+    for (const isa::FieldFacts& f : d)
+      if (std::find(keys.begin(), keys.end(), f.name) == keys.end()) keys.emplace_back(f.name);
+  }
+  for (const std::string& k : keys) out << '"' << k << "=\"\n";
+  // The closing marker sits in a comment line: the body ends with that line's "# ".
+  out << "# ";
   return out.str();
 }
 

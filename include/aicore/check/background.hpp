@@ -4,14 +4,10 @@
 // checker sees exactly the same calls in the same order as on one thread, so the reports are
 // identical; the batches in flight are bounded, so memory does not grow with the trace.
 #pragma once
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "aicore/check/checker.hpp"
+#include "aicore/common/batch_worker.hpp"
 
 namespace aicore::check {
 
@@ -35,21 +31,18 @@ class BackgroundChecker {
     uint64_t index, start, end;  // executed()
   };
   struct Batch {
-    std::vector<Event> events;
+    std::vector<Event> events = reserved<Event>(kBatchEvents);
     std::vector<isa::Instruction> instrs;  // of the issue events, in order
+    bool empty() const { return events.empty(); }
+    void clear() {
+      events.clear();
+      instrs.clear();
+    }
   };
-  void hand_off();
-  void work();
+  void deliver(Batch& b);
 
   Checker checker_;
-  Batch current_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Batch> full_;
-  std::vector<Batch> spare_;
-  bool stop_ = false;
-  std::exception_ptr error_;
-  std::thread worker_;
+  BatchWorker<Batch> worker_;  // last: it stops before the checker goes
 };
 
 }  // namespace aicore::check

@@ -110,10 +110,36 @@ struct CoreConfig {
   Check check;
 };
 
-// What the cores share: how many there are and the GM bandwidth they divide between them.
+// The chip's L2 cache in front of HBM (docs/decisions.md, "L2 and HBM"). Bandwidths are what all
+// cores share; each has a chip figure and a per-core one (each core's share when every core
+// streams, CANN's platform rate), and the lower of the chip figure and per-core x chip.cores binds.
+struct L2 {
+  uint64_t bytes = 0;         // capacity; 0 = no L2
+  uint32_t line_bytes = 0;    // allocation unit (a power of two)
+  uint32_t sector_bytes = 0;  // fill and write-back unit within a line (a power of two)
+  uint32_t ways = 0;          // associativity (bytes is a multiple of line_bytes x ways)
+  double read_bytes_per_cycle = 0, write_bytes_per_cycle = 0;
+  double read_bytes_per_cycle_per_core = 0, write_bytes_per_cycle_per_core = 0;
+  // A DataCopyNd2Nz byte takes 1 / nd2nz_read_share of a plain read's L2 bandwidth.
+  double nd2nz_read_share = 0;
+  // A read is this much slower per share of its lines another core reads at the same moment.
+  double same_address_penalty = 0;
+};
+
+struct Hbm {
+  uint64_t bytes = 0;  // capacity: every GM tensor must fit
+  double bytes_per_cycle = 0, bytes_per_cycle_per_core = 0;
+};
+
+// What the cores share: how many there are, the L2 and the HBM behind it.
 struct ChipConfig {
-  uint32_t cores = 0;             // cores available to a kernel
-  double gm_bytes_per_cycle = 0;  // aggregate GM (HBM) bandwidth of all cores together
+  uint32_t cores = 0;  // cores available to a kernel
+  L2 l2;
+  Hbm hbm;
+  // The shared capacities the model uses: min(chip figure, per-core figure x cores).
+  double hbm_capacity() const;
+  double l2_read_capacity() const;
+  double l2_write_capacity() const;
 };
 
 // The whole resolved configuration: the chip level plus the per-core slice (a base class, so

@@ -10,8 +10,14 @@
 
 namespace aicore::config {
 
-// Accepted preset names ("atlas-a2", "atlas-a3"); preset "atlas-aN" is <configs_dir>/atlas_aN.yaml.
+// Accepted preset names: the SoC presets ("ascend910b1", ..., "ascend910_9362": the file
+// <configs_dir>/<name>.yaml, an overlay of arch2201.yaml) and the product names kept as aliases
+// of one of them ("atlas-a2" = ascend910b1, "atlas-a3" = ascend910_9391).
 const std::vector<std::string>& preset_names();
+// The SoC preset an alias stands for ("" when `name` is not an alias).
+std::string preset_alias_of(const std::string& name);
+// The file a preset name loads.
+std::string preset_path(const std::string& preset, const std::string& configs_dir);
 
 // Where the presets are: $AICORE_CONFIGS_DIR when set and non-empty, else the source tree's
 // configs/ folder baked in at build time.
@@ -28,7 +34,9 @@ Config load(const std::string& preset_or_path, const std::vector<std::string>& s
             const std::string& configs_dir);
 
 // load() plus the keys the user changed on top of a complete file: those given by --set and by
-// overlay files, in param-table order (what cap warnings look at, caps.hpp).
+// overlay files, in param-table order (what cap warnings look at, caps.hpp). What a preset named
+// by its name sets on top of its base (a SoC preset over configs/arch2201.yaml) is the preset,
+// not a change.
 struct Loaded {
   Config config;
   std::vector<std::string> changed;

@@ -1,17 +1,17 @@
-// The options of the simulations a kernel program's launches run (cli/launch_args.hpp: those of
-// `aicore-sim run` plus --emit-trace), with the configuration loaded. `aicore-sim kernel` passes
-// them in $AICORE_SIM_ARGS; a program run on its own without the variable gets the defaults.
+// The options of the simulations a kernel program's launches run (session/launch_args.hpp: those
+// of `aicore-sim run` plus --emit-trace), with the configuration loaded. `aicore-sim kernel`
+// passes them in $AICORE_SIM_ARGS; a program run on its own without the variable gets the defaults.
 #pragma once
 #include <iosfwd>
 #include <optional>
 #include <string>
 
 #include "aicore/config/config.hpp"
-#include "launch_args.hpp"
+#include "aicore/session/launch_args.hpp"
 
 namespace aicore::frontend {
 
-struct LaunchOptions : cli::LaunchArgs {
+struct LaunchOptions : session::LaunchArgs {
   config::Config config;
 };
 

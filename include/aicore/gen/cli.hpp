@@ -33,6 +33,8 @@ int densify_main(const std::vector<std::string>& args, std::ostream& out, std::o
 // the help texts of every front end; the usage text (--help, and after a command-line error).
 const char* gen_synopsis();
 const char* gen_summary();
+const char* matmul_synopsis();  // gen --dtype half|bf16 ...
+const char* matmul_summary();
 std::string gen_usage(const std::string& program);
 const char* densify_synopsis();
 const char* densify_summary();

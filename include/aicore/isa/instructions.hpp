@@ -84,6 +84,8 @@ std::optional<DType> quant_source(QuantMode q);
 
 struct EventPair {
   Pipe src = Pipe::S, dst = Pipe::S;
+  friend bool operator==(EventPair a, EventPair b) { return a.src == b.src && a.dst == b.dst; }
+  friend bool operator!=(EventPair a, EventPair b) { return !(a == b); }
 };
 bool is_legal_event(EventPair e);
 constexpr int kEventIds = 8;
@@ -99,6 +101,7 @@ struct WaitFlag {
 struct PipeBarrier {
   Pipe pipe = Pipe::S;
   bool all = false;  // PIPE_ALL
+  friend bool operator==(PipeBarrier a, PipeBarrier b) { return a.pipe == b.pipe && a.all == b.all; }
 };
 
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,

@@ -46,6 +46,10 @@ struct Addr {
   Space space = Space::L1;
   uint32_t tensor = 0;
   uint64_t offset = 0;
+  friend bool operator==(const Addr& a, const Addr& b) {
+    return a.space == b.space && a.tensor == b.tensor && a.offset == b.offset;
+  }
+  friend bool operator!=(const Addr& a, const Addr& b) { return !(a == b); }
 };
 
 }  // namespace aicore::isa

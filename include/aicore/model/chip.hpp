@@ -13,16 +13,24 @@
 #include "aicore/model/core.hpp"
 #include "aicore/model/fault.hpp"
 #include "aicore/model/global_memory.hpp"
+#include "aicore/model/l2_cache.hpp"
 #include "aicore/model/observer.hpp"
 #include "aicore/model/source.hpp"
 
 namespace aicore::model {
+
+// The L2 at the end of a run: every core's requests summed, and what it holds.
+struct L2Summary {
+  L2Counts counts;
+  uint64_t evictions = 0, valid_lines = 0, dirty_lines = 0;
+};
 
 struct ChipSummary {
   bool completed = false;     // every instruction of every core ran
   uint64_t cycles = 0;        // when the last core finished (or the fault / deadlock cycle)
   uint64_t instructions = 0;  // issued instructions, all cores
   std::vector<CoreSummary> cores;
+  L2Summary l2;
   uint32_t flags_left_set = 0;            // all cores
   uint64_t late_requests = 0;             // see Engine::late_requests (0 in a sound run)
   std::optional<SimFault> fault;          // exit 3

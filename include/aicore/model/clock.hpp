@@ -7,6 +7,9 @@
 
 namespace aicore::model {
 
+// Phases of a cycle per pipe: one per core (engine.cpp catch_up; chip.cores is at most this).
+constexpr uint64_t kCorePhases = 128;
+
 // SystemC time units (the kernel's resolution, 1 ps by default) in one cycle.
 inline uint64_t time_units_per_cycle() {
   static const uint64_t units = sc_core::sc_time(1, sc_core::SC_NS).value();

@@ -43,6 +43,7 @@ struct CoreSummary {
   uint64_t instructions = 0;  // issued instructions
   std::array<PipeSummary, isa::kPipeCount> pipes{};
   std::array<MemorySummary, isa::kSpaceCount> memories{};  // GM: this core's reads and writes
+  L2Counts l2;                                             // this core's L2 requests
   uint32_t flags_left_set = 0;
 };
 

@@ -3,7 +3,8 @@
 // Events wait until no thread can still produce an earlier one: every thread's future events
 // happen at or after its own clock (TimeSource::horizon), so everything earlier than the
 // smallest horizon is final and is passed on, ordered by (now, arrival). Only the events of
-// the window the threads are apart are held, so memory does not grow with the trace.
+// the window the threads are apart are held, so memory does not grow with the trace. Issue
+// events are the exception: they go straight to the observers that want them (observer.hpp).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -26,35 +27,32 @@ class Dispatcher {
   void add_source(const TimeSource* s) { sources_.push_back(s); }
   bool active() const { return !observers_.empty(); }
   bool wants_queue() const { return wants_queue_; }
-  bool wants_issue() const { return wants_issue_; }
+  bool wants_issue() const { return !issue_observers_.empty(); }
 
   // `now` is the simulated cycle the event belongs to (see observer.hpp).
   void instruction(const InstrRecord& r);  // now = r.start_cycle
   void flag(const FlagEvent& e, uint64_t now);
   void queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta, uint64_t now);
-  void issue(const IssueRecord& r);  // now = r.issue_cycle
+  // At once, in the order the scalar units issue (program order per core), not in time order.
+  void issue(const IssueRecord& r);
   // Pass on everything still held (end of run, fault or not).
   void flush_all();
 
  private:
-  // Each event is numbered (seq) in arrival order. One that is final (earlier than the horizon)
-  // and earlier than everything held is delivered at once, without a copy; the others are
-  // held. A held event is a 24-byte key; its payload stays put in a slab of its kind (slots
+  // An event that is final (earlier than the horizon) and earlier than everything held is
+  // delivered at once, without a copy; the others are held, in (now, arrival) order. A held
+  // event is a 16-byte key; its payload stays put in a slab of its kind (slots
   // reused), so a queue or flag event never carries a whole instruction around, and a queue
   // event whose cycle is its `now` (every one the model makes) has no payload beyond the key.
-  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow, kIssue };
+  enum Kind : uint32_t { kInstr, kFlag, kQueue, kQueueNow };
   static constexpr uint32_t kKindBits = 3;
   struct Key {
-    uint64_t now, seq;
+    uint64_t now;
     uint32_t ref;  // kind in the low kKindBits; above: slab slot, or (kQueueNow) core, pipe and sign
   };
   struct HeldInstr {
     InstrRecord record;      // record.instr is set to &instr when delivered
     isa::Instruction instr;  // the record's instruction, owned here until delivered
-  };
-  struct HeldIssue {
-    IssueRecord record;
-    isa::Instruction instr;
   };
   struct HeldQueue {
     isa::CoreId core;
@@ -76,12 +74,10 @@ class Dispatcher {
       return slot;
     }
   };
-  // The held keys are an unsorted array while few (the usual window: tens of events): a
-  // release takes out those below the horizon in one pass and sorts just them, which costs
-  // less than a heap's pop per event. Past kHeapAbove keys (deep queues) the array becomes a
-  // min-heap, so a release costs O(log n) per event however large the window; it goes back
-  // below kArrayBelow.
-  static constexpr size_t kHeapAbove = 512, kArrayBelow = 128;
+  // The held keys, sorted by (now, arrival) from held_[head_] on: a release takes them from the
+  // front, one step per event, and a new key is placed by a short scan from the back (events
+  // arrive nearly in time order) or, past kScan keys, by binary search.
+  static constexpr size_t kScan = 16;
 
   // The smallest horizon; but once one source is at or below `floor`, that source's horizon
   // (the caller needs no more: nothing can be delivered). The scan starts at the source that
@@ -97,25 +93,23 @@ class Dispatcher {
     if (held_min_ < before) release_slow(before);
   }
   void release_slow(uint64_t before);
+  uint64_t front_now() const { return head_ < held_.size() ? held_[head_].now : UINT64_MAX; }
   void deliver(const Key& k);
   void deliver_instr(const InstrRecord& r);
   void deliver_flag(const FlagEvent& f);
   void deliver_queue(isa::CoreId core, isa::Pipe pipe, uint64_t cycle, int delta);
-  void deliver_issue(const IssueRecord& r);
 
   std::vector<Observer*> observers_;
+  std::vector<Observer*> issue_observers_;  // of observers_, those that want issue events
   std::vector<const TimeSource*> sources_;
-  size_t behind_ = 0;  // index in sources_ where horizon_above starts
-  std::vector<Key> held_;
-  bool held_is_heap_ = false;
+  size_t behind_ = 0;      // index in sources_ where horizon_above starts
+  std::vector<Key> held_;  // [head_, end) sorted; [0, head_) delivered, reclaimed when half
+  size_t head_ = 0;
   uint64_t held_min_ = UINT64_MAX;  // smallest `now` held (UINT64_MAX: none)
-  std::vector<Key> ready_;          // of a release, in delivery order
   Slab<HeldInstr> instrs_;
   Slab<FlagEvent> flags_;
   Slab<HeldQueue> queues_;
-  Slab<HeldIssue> issues_;
-  uint64_t seq_ = 0;
-  bool wants_queue_ = false, wants_issue_ = false;
+  bool wants_queue_ = false;
 };
 
 }  // namespace aicore::model

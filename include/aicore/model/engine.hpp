@@ -34,6 +34,7 @@
 #include <systemc>
 #include <vector>
 
+#include "aicore/isa/access.hpp"
 #include "aicore/isa/check.hpp"
 #include "aicore/isa/instructions.hpp"
 #include "aicore/model/buffer.hpp"
@@ -113,8 +114,10 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t unit_flag_start(const QueueEntry& e, const Cost& c, uint64_t& from);
   // Waits until SystemC time reaches this pipe's phase of `cycle` (counts a late arrival).
   void catch_up(uint64_t cycle);
-  // Runs the GM part of a data instruction from `start`; returns when its last byte is through.
-  uint64_t gm_transfer(const isa::Footprint& fp, uint64_t start, const Cost& c);
+  // Runs the GM part of a data instruction from `start`; returns when its last byte is through
+  // and puts what the L2 found into `r`.
+  uint64_t gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64_t start, const Cost& c,
+                       InstrRecord& r);
   // The first cycle >= t at which `bytes` fit in the GM window beside the transfers in flight.
   uint64_t window_start(uint64_t t, uint64_t bytes);
   void record(InstrRecord& r);
@@ -149,6 +152,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   bool in_flight_ = false;
   uint64_t in_flight_start_ = 0;
   std::vector<Calendar*> cals_;  // scratch for book_ports
+  isa::AccessList gm_access_;    // scratch for gm_transfer
   uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
   uint64_t late_ = 0;
   // Pacing (see the top of this file).

@@ -1,13 +1,16 @@
 // What the model tells the report layer (docs/design.md, layer report). The model calls observers; it
 // never knows about file formats.
 //
-// Timing contract (what lets a writer stream time-ordered files such as VCD): callbacks come
-// in nondecreasing simulated time `now`, across all cores of the chip. on_issue is called at
-// now == its issue cycle, on_instruction at now == r.start_cycle; a consumed flag and a queue
-// exit are reported at now == their cycle; every other cycle a callback carries is >= now,
-// except InstrRecord::issue_cycle (in the past for waits). So an observer may finalise
-// everything earlier than the latest `now` it has seen. Per core, on_issue comes in program
-// order, and before the same instruction's on_instruction.
+// Timing contract (what lets a writer stream time-ordered files such as VCD): on_instruction,
+// on_flag and on_queue come in nondecreasing simulated time `now`, across all cores of the chip:
+// on_instruction at now == r.start_cycle; a consumed flag and a queue exit are reported at now ==
+// their cycle; every other cycle a callback carries is >= now, except InstrRecord::issue_cycle
+// (in the past for waits). So an observer may finalise everything earlier than the latest `now`
+// it has seen. on_issue is outside that order: it comes the moment a scalar unit issues, which
+// runs ahead of the other events (per core in program order; the cores interleaved as the model
+// runs them), and before the same instruction's on_instruction. Its one user, the race checker,
+// needs only program order per core; holding every issue event back to sort it into time order
+// cost the model a few hundred host instructions per instruction.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -42,6 +45,9 @@ struct InstrRecord {
   // instruction waited for last (its index in the core's program).
   uint64_t unit_flag_cycles = 0;
   uint64_t unit_flag_from = 0;
+  // GM transfers: the L2 lines it hit and missed, and the HBM bytes it moved (fills and
+  // write-backs of the dirty lines it evicted).
+  uint64_t l2_hits = 0, l2_misses = 0, hbm_bytes = 0;
   uint8_t flag_id = 0;  // for Flag waits
 };
 
@@ -72,8 +78,8 @@ class Observer {
   // its pipe. Two calls per instruction, so the model makes them only for observers that set
   // wants_queue_.
   virtual void on_queue(isa::CoreId /*core*/, isa::Pipe /*pipe*/, uint64_t /*cycle*/, int /*delta*/) {}
-  // Every instruction in program order, as it is issued; only for observers that set
-  // wants_issue_ (the race checker).
+  // Every instruction in program order, as it is issued (not in time order: see above); only
+  // for observers that set wants_issue_ (the race checker).
   virtual void on_issue(const IssueRecord& /*r*/) {}
   bool wants_queue() const { return wants_queue_; }
   bool wants_issue() const { return wants_issue_; }

@@ -8,15 +8,11 @@
 // worker sees a copy that is kept in step with the events (tensors()), so observers that name
 // GM operands read it without a data race.
 #pragma once
-#include <condition_variable>
 #include <cstddef>
-#include <deque>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <variant>
 #include <vector>
 
+#include "aicore/common/batch_worker.hpp"
 #include "aicore/model/global_memory.hpp"
 #include "aicore/model/observer.hpp"
 
@@ -54,30 +50,32 @@ class BackgroundObservers : public model::Observer {
   struct NewTensor {};  // the next of Batch::tensors
   using Entry = std::variant<model::InstrRecord, model::FlagEvent, Queued, NewTensor, model::IssueRecord>;
   struct Batch {
-    std::vector<Entry> entries;
+    std::vector<Entry> entries = reserved<Entry>(kBatchEvents);
     std::vector<isa::Instruction> instrs;    // of the InstrRecord and IssueRecord entries, in order
     std::vector<model::TensorInfo> tensors;  // of the NewTensor entries, in order
-    void clear();
+    bool empty() const { return entries.empty(); }
+    void clear() {
+      entries.clear();
+      instrs.clear();
+      tensors.clear();
+    }
   };
 
+  // Appends one entry to the current batch, handing the batch over when it is full.
+  template <class E>
+  void add_entry(E&& e) {
+    Batch& b = worker_.current();
+    b.entries.emplace_back(std::forward<E>(e));
+    worker_.hand_off_at(b.entries.size());
+  }
   void sync_tensors();
-  void hand_off();
-  void work();
   void deliver(Batch& b);
 
   const std::vector<model::TensorInfo>& live_;
   size_t live_seen_ = 0;
   std::vector<model::Observer*> observers_;
   std::vector<model::TensorInfo> tensors_;  // worker side
-  Batch current_;
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Batch> full_;    // handed over, not yet delivered
-  std::vector<Batch> spare_;  // delivered, cleared, for reuse
-  bool stop_ = false;
-  std::exception_ptr error_;
-  std::thread worker_;
+  BatchWorker<Batch> worker_;               // last: it stops before the observers' list goes
 };
 
 }  // namespace aicore::report

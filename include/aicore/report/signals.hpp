@@ -25,6 +25,10 @@ namespace aicore::report {
 
 enum class SignalKind : uint8_t { Bit, Vector, Real };
 
+// The data paths that go through the L2 (their transfers get an L2 hit-rate and HBM signal).
+constexpr Path kGmPaths[] = {Path::GmToL1, Path::L0CToGm};
+constexpr size_t kGmPathCount = 2;
+
 struct SignalInfo {
   std::string scope;  // nested scopes joined by '/' ("core1/MTE2"); a chip of one core has no core scope
   std::string name;
@@ -65,6 +69,8 @@ class SignalTracker : public model::Observer {
   uint32_t cores() const { return cores_; }
   int queue_signal(isa::Pipe p, isa::CoreId c = {}) const;  // -1 for the scalar unit
   int path_signal(Path p, isa::CoreId c = {}) const;
+  // The GM paths' L2 hit rate and HBM bytes per cycle while a transfer runs (-1: not a GM path).
+  int l2_signal(Path p, bool hbm, isa::CoreId c = {}) const;
   isa::CoreId core_of(uint32_t signal) const { return isa::CoreId{core_of_[signal]}; }
 
   void on_instruction(const model::InstrRecord& r) override;
@@ -125,7 +131,8 @@ class SignalTracker : public model::Observer {
   // Signal ids by at(core, pipe) (paths: core * kPathCount + path); -1 where a pipe has none.
   std::vector<int> busy_, index_, line_, queue_;
   std::vector<int> path_;
-  std::vector<int> flag_;  // [core][src][dst][id] flattened, -1 for illegal pairs
+  std::vector<int> l2_hit_, hbm_;  // [core][kGmPaths index]
+  std::vector<int> flag_;          // [core][src][dst][id] flattened, -1 for illegal pairs
   std::priority_queue<Key, std::vector<Key>, Later> heap_;
   std::vector<Change> slab_;
   std::vector<uint32_t> free_;

@@ -1,7 +1,7 @@
 // What the trace reader accepts for each v1 instruction, as data: every key with its type, the
-// values it accepts, its default and, for operands, the memories it may name. It is read from
-// the same table the parser runs on (src/trace/instruction_parser.cpp), so documentation
-// generated from it (docs/trace-format.md, tools/docgen) cannot drift from the parser.
+// values it accepts, its default and, for operands, the memories it may name. It is the
+// descriptor table the parser runs on (include/aicore/isa/descriptors.hpp) in a trace's words, so
+// documentation generated from it (docs/trace-format.md, tools/docgen) cannot drift from the parser.
 #pragma once
 #include <cstdint>
 #include <string>

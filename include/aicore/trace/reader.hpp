@@ -24,6 +24,11 @@ class Reader {
 
   // The next statement; false at the end of the trace. Throws InputError on any parse error.
   bool next(Statement& out);
+  // Whether each instruction must also pass isa::check_fields (on by default: what the text alone
+  // shows wrong, such as a misaligned operand or an illegal event pair, is an input error at the
+  // field). Off, the reader checks only what its field table describes: for tests of the table,
+  // and for feeding checkers instructions the model would refuse.
+  void check_fields(bool on);
 
   // The .gm tensors declared so far, in order: tensors()[i].id == i.
   const std::vector<GmDecl>& tensors() const;

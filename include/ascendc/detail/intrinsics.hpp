@@ -2,7 +2,9 @@
 // LoadData 2D (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
 // (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
 // (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
-// records one instruction at the caller's line. The overloads not supported yet are in
+// records one instruction at the caller's line. The operands and element types come from the
+// tensors; every other field is copied from the parameter struct member of the same name by the
+// instruction's descriptor (isa::fill_from_params). The overloads not supported yet are in
 // unsupported.hpp.
 #pragma once
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "aicore/frontend/pipe_core.hpp"
 #include "aicore/frontend/runtime.hpp"
+#include "aicore/isa/descriptors.hpp"
 #include "ascendc/detail/params.hpp"
 #include "ascendc/detail/soft_float.hpp"
 #include "ascendc/detail/tensor.hpp"
@@ -73,13 +76,7 @@ constexpr DType mmad_dtype() {
 template <class Op>
 void fill_mmad(Op& op, const MmadParams& p, CallSite site, const char* api) {
   if (p.kDirectionAlign) aicore::frontend::fail(site, api, "kDirectionAlign = true is not modelled yet");
-  op.m = p.m;
-  op.n = p.n;
-  op.k = p.k;
-  op.isBias = p.isBias;
-  op.cmatrixInitVal = p.cmatrixInitVal;
-  op.cmatrixSource = p.cmatrixSource;
-  op.unitFlag = p.unitFlag;
+  aicore::isa::fill_from_params(op, p);
 }
 
 }  // namespace detail
@@ -93,10 +90,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   aicore::isa::DataCopy op;
   op.dst = detail::operand(dst, detail::Space::L1, detail::Space::L1, "dst", site, api);
   op.src = detail::gm_operand(src, site, api);
-  op.blockCount = params.blockCount;
-  op.blockLen = params.blockLen;
-  op.srcGap = params.srcGap;
-  op.dstGap = params.dstGap;
+  aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
 
@@ -121,14 +115,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   op.dst = detail::operand(dst, detail::Space::L1, detail::Space::L1, "dst", site, api);
   op.src = detail::gm_operand(src, site, api);
   op.dtype = detail::dtype_of<T>();
-  op.ndNum = params.ndNum;
-  op.nValue = params.nValue;
-  op.dValue = params.dValue;
-  op.srcNdMatrixStride = params.srcNdMatrixStride;
-  op.srcDValue = params.srcDValue;
-  op.dstNzC0Stride = params.dstNzC0Stride;
-  op.dstNzNStride = params.dstNzNStride;
-  op.dstNzMatrixStride = params.dstNzMatrixStride;
+  aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
 
@@ -144,13 +131,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
   op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
   op.dtype = sizeof(T) == 1 ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
-  op.startIndex = params.startIndex;
-  op.repeatTimes = params.repeatTimes;
-  op.srcStride = params.srcStride;
-  op.dstGap = params.dstGap;
-  op.ifTranspose = params.ifTranspose;
-  op.sid = params.sid;
-  op.addrMode = params.addrMode;
+  aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
 
@@ -166,13 +147,7 @@ void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src, co
   op.dst = detail::operand(dst, detail::Space::L0B, detail::Space::L0B, "dst", site, api);
   op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
   op.idx = detail::operand(idx, detail::Space::L1, detail::Space::L1, "idx", site, api);
-  op.startIndex = params.startIndex;
-  op.repeatTimes = params.repeatTimes;
-  op.srcStride = params.srcStride;
-  op.dstGap = params.dstGap;
-  op.ifTranspose = params.ifTranspose;
-  op.sid = params.sid;
-  op.addrMode = params.addrMode;
+  aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
 
@@ -286,16 +261,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
   op.dst = detail::gm_operand(dst, site, api);
   op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
-  op.nSize = params.nSize;
-  op.mSize = params.mSize;
-  op.srcStride = params.srcStride;
-  op.dstStride = params.dstStride;
-  op.deqScalar = params.deqScalar;
-  op.ndNum = params.ndNum;
-  op.srcNdStride = params.srcNdStride;
-  op.dstNdStride = params.dstNdStride;
-  op.reluEn = params.reluEn;
-  op.unitFlag = params.unitFlag;
+  aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
   // The library drains the FIX pipe before every L0C -> GM copy.
   aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api);
   aicore::frontend::issue(op, site, api);

@@ -1,0 +1,86 @@
+// The Ascend C intrinsics fill an instruction's numbers from their parameter struct by its
+// descriptor (isa::fill_from_params): every field the descriptor takes from the struct arrives
+// with the value the kernel gave, and no such field is left at its default.
+#include <catch2/catch.hpp>
+
+#include "aicore/isa/descriptors.hpp"
+#include "ascendc/detail/params.hpp"
+
+using namespace aicore;
+
+namespace {
+
+// The in_params fields of `op` still at their defaults, by name.
+template <class T>
+std::string left_at_default(const T& op) {
+  std::string out;
+  isa::for_each_value(op, [&](const isa::FieldFacts& f, const auto& v) {
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (isa::ValueTraits<V>::scalar)
+      if (f.in_params && static_cast<uint64_t>(v) == f.default_value)
+        out += std::string(out.empty() ? "" : ", ") + f.name;
+  });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("DataCopy and DataCopyNd2Nz take every number from their parameter structs", "[units][params]") {
+  isa::DataCopy c;
+  isa::fill_from_params(c, AscendC::DataCopyParams(3, 4, 5, 6));
+  CHECK((c.blockCount == 3 && c.blockLen == 4 && c.srcGap == 5 && c.dstGap == 6));
+  CHECK(left_at_default(c) == "");
+
+  isa::DataCopyNd2Nz n;
+  isa::fill_from_params(n, AscendC::Nd2NzParams(2, 3, 4, 5, 6, 7, 8, 9));
+  CHECK((n.ndNum == 2 && n.nValue == 3 && n.dValue == 4 && n.srcNdMatrixStride == 5 && n.srcDValue == 6 &&
+         n.dstNzC0Stride == 7 && n.dstNzNStride == 8 && n.dstNzMatrixStride == 9));
+  CHECK(left_at_default(n) == "");
+}
+
+TEST_CASE("LoadData and LoadDataWithSparse take every number from LoadData2DParams", "[units][params]") {
+  // (startIndex, repeatTimes, srcStride, sid, dstGap, ifTranspose, addrMode)
+  const AscendC::LoadData2DParams p(2, 3, 4, 5, 6, true, 7);
+  isa::LoadData l;
+  isa::fill_from_params(l, p);
+  CHECK((l.startIndex == 2 && l.repeatTimes == 3 && l.srcStride == 4 && l.sid == 5 && l.dstGap == 6 &&
+         l.ifTranspose && l.addrMode == 7));
+  CHECK(left_at_default(l) == "");
+  // The members LoadDataWithSparse ignores are copied too, so that check_fields rejects them.
+  isa::LoadDataWithSparse s;
+  isa::fill_from_params(s, p);
+  CHECK((s.startIndex == 2 && s.repeatTimes == 3 && s.srcStride == 4 && s.sid == 5 && s.dstGap == 6 &&
+         s.ifTranspose && s.addrMode == 7));
+  CHECK(left_at_default(s) == "");
+}
+
+TEST_CASE("Mmad, MmadWithSparse and Fixpipe take every number from their parameter structs",
+          "[units][params]") {
+  AscendC::MmadParams p;
+  p.m = 16;
+  p.n = 32;
+  p.k = 64;
+  p.isBias = true;
+  p.unitFlag = 2;
+  p.cmatrixSource = true;
+  p.cmatrixInitVal = false;
+  isa::Mmad m;
+  isa::fill_from_params(m, p);
+  CHECK((m.m == 16 && m.n == 32 && m.k == 64 && m.isBias && m.unitFlag == 2 && m.cmatrixSource &&
+         !m.cmatrixInitVal));
+  CHECK(m.dtype == isa::DType::Int8);  // from the tensors' types, not the struct
+  CHECK(left_at_default(m) == "");
+  isa::MmadWithSparse s;
+  isa::fill_from_params(s, p);
+  CHECK((s.m == 16 && s.n == 32 && s.k == 64 && s.unitFlag == 2));
+  CHECK(left_at_default(s) == "");
+
+  // (nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
+  // unitFlag)
+  const AscendC::FixpipeParamsV220 f(32, 16, 48, 64, true, QuantMode_t::NoQuant, 0, 2, 3, 4, 1);
+  isa::Fixpipe x;
+  isa::fill_from_params(x, f);
+  CHECK((x.nSize == 32 && x.mSize == 16 && x.srcStride == 48 && x.dstStride == 64 && x.reluEn &&
+         x.ndNum == 2 && x.srcNdStride == 3 && x.dstNdStride == 4));
+  CHECK(left_at_default(x) == "");
+}
