@@ -51,11 +51,16 @@ GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path) {
     w.rate = path.bytes_per_cycle;
     return w;
   }
-  // Row j of matrix nd starts at dst + (nd * dstNdStride + j * dstStride) elements.
+  // Row j of matrix nd starts at dst + (nd * dstNdStride + j * dstStride) elements. Rows that
+  // follow each other in GM (dstStride = nSize) are one run: only its start counts.
+  const bool contiguous = uint64_t{f.dstStride} * es == row_bytes;
   for (uint64_t nd = 0; nd < f.ndNum; ++nd) {
     const uint64_t first = f.dst.offset + nd * f.dstNdStride * es;
-    w.unaligned_rows +=
-        f.mSize - aligned_starts(first, uint64_t{f.dstStride} * es, f.mSize, path.align_bytes);
+    if (contiguous)
+      w.unaligned_rows += path.align_bytes > 1 && first % path.align_bytes ? f.mSize : 0;
+    else
+      w.unaligned_rows +=
+          f.mSize - aligned_starts(first, uint64_t{f.dstStride} * es, f.mSize, path.align_bytes);
   }
   w.weighted_bytes = static_cast<double>(w.bytes - w.unaligned_rows * row_bytes) +
                      path.unaligned_cost * static_cast<double>(w.unaligned_rows * row_bytes);

@@ -55,9 +55,11 @@ TEST_CASE("gen --dtype: exact data passes .expect bit for bit", "[cli][gen][matm
 TEST_CASE("gen --dtype --values random: out/c.bin within c_tolerance.bin of c_golden.bin",
           "[cli][gen][matmul]") {
   TempDir d;
-  REQUIRE(harness::run("gen --dtype half --b-layout nd --m 128 --k 512 --n 256 --values random --out " +
-                       d.file("case") + " --name k")
-              .status == 0);
+  REQUIRE(
+      harness::run(
+          "gen --dtype half --b-layout nd --m 128 --k 512 --n 256 --values random --c-dtype float --out " +
+          d.file("case") + " --name k")
+          .status == 0);
   const auto r = harness::run("run " + d.file("case/k.trace") + " --out " + d.file("out") + " -q");
   REQUIRE(r.status == 0);
   const auto got = floats(d.file("out/c.bin")), want = floats(d.file("case/c_golden.bin")),

@@ -77,10 +77,11 @@ TEST_CASE("Mmad, MmadWithSparse and Fixpipe take every number from their paramet
 
   // (nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
   // unitFlag)
-  const AscendC::FixpipeParamsV220 f(32, 16, 48, 64, true, QuantMode_t::NoQuant, 0, 2, 3, 4, 1);
+  // (quantPre is an enumeration the intrinsic maps itself: not copied here.)
+  const AscendC::FixpipeParamsV220 f(32, 16, 48, 64, true, QuantMode_t::NoQuant, 5, 2, 3, 4, 3);
   isa::Fixpipe x;
   isa::fill_from_params(x, f);
   CHECK((x.nSize == 32 && x.mSize == 16 && x.srcStride == 48 && x.dstStride == 64 && x.reluEn &&
-         x.ndNum == 2 && x.srcNdStride == 3 && x.dstNdStride == 4));
+         x.ndNum == 2 && x.srcNdStride == 3 && x.dstNdStride == 4 && x.deqScalar == 5 && x.unitFlag == 3));
   CHECK(left_at_default(x) == "");
 }

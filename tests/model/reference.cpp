@@ -228,7 +228,8 @@ class Machine {
       c.gm_rate = rate;
     } else if (const auto* f = std::get_if<isa::Fixpipe>(&op)) {
       // Per byte: the output elements at elements_per_cycle against the bytes at the write rate,
-      // each destination row that starts off align_bytes counted unaligned_cost times.
+      // each destination run (rows that follow each other in GM, within a matrix) that starts off
+      // align_bytes counted unaligned_cost times.
       uint64_t es = 4;
       if (f->quantPre == isa::QuantMode::F322F16 || f->quantPre == isa::QuantMode::F322BF16 ||
           f->quantPre == isa::QuantMode::DEQF16)
@@ -237,13 +238,17 @@ class Machine {
       const uint64_t row = uint64_t{f->nSize} * es;
       uint64_t bytes = 0;
       double weighted = 0;
-      for (uint64_t d = 0; d < f->ndNum; ++d)
+      for (uint64_t d = 0; d < f->ndNum; ++d) {
+        uint64_t run_start = 0, prev_end = 0;
         for (uint64_t j = 0; j < f->mSize; ++j) {
           const uint64_t at = f->dst.offset + (d * f->dstNdStride + j * f->dstStride) * es;
+          if (j == 0 || at != prev_end) run_start = at;
+          prev_end = at + row;
           bytes += row;
           weighted += static_cast<double>(row) *
-                      (at % cfg_.gm.write.align_bytes ? cfg_.gm.write.unaligned_cost : 1.0);
+                      (run_start % cfg_.gm.write.align_bytes ? cfg_.gm.write.unaligned_cost : 1.0);
         }
+      }
       const auto produce = static_cast<uint64_t>(std::ceil(
           static_cast<double>(uint64_t{f->ndNum} * f->mSize * f->nSize) / cfg_.fixpipe.elements_per_cycle));
       const auto write = static_cast<uint64_t>(std::ceil(weighted / cfg_.gm.write.bytes_per_cycle));

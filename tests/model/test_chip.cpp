@@ -103,8 +103,8 @@ TEST_CASE("chip: Fixpipe drains one L0C half while an accumulating Mmad fills th
   REQUIRE(s.completed);
   const auto& fix = rec.of(0, 5);
   CHECK(fix.start_cycle == 7);
-  CHECK(fix.busy_end == 15);         // max(256 B / 64 el, 1024 B / 128 B) = 8 cycles
-  CHECK(fix.end_cycle == 15 + 300);  // + the GM write latency
+  CHECK(fix.busy_end == 7 + 20 + 8);         // the head, then max(256 el / 64, 1024 B / 128 B) = 8
+  CHECK(fix.end_cycle == 7 + 20 + 8 + 300);  // + the GM write latency
   CHECK(fix.wait_cycles == 0);
   // The accumulating Mmad after the first big one: that one starts at 6, one cycle after the
   // first Mmad ended (the SetFlag between them), so it pays 1 of the 4 head cycles: 6 + 1 + 512.

@@ -66,7 +66,7 @@ V other_value(const FieldFacts& f, size_t pos, bool big) {
         if ((f.values >> v & 1u) && v != f.default_value) return static_cast<V>(v);
       FAIL("no second value for " << f.name);
     }
-    uint64_t v = big ? f.max : (pos + 1) % (f.max + 1);
+    uint64_t v = big ? f.max : f.max == UINT64_MAX ? pos + 1 : (pos + 1) % (f.max + 1);  // u64: no wrap
     if (v == f.default_value) v = v == 0 ? 1 : v - 1;
     return static_cast<V>(v);
   }

@@ -115,6 +115,12 @@ TEST_CASE("described integer and boolean ranges are exactly what the parser acce
         CHECK_THAT(parse_error(kDecl + base + "1\n"),
                    StartsWith(at2(value_col)) &&
                        EndsWith(f.key + " is unused by " + in.mnemonic + " and must be 0, got '1'"));
+      } else if (integer && f.accepts.find(" or ") != std::string::npos) {
+        // A field of a few values (unitFlag: "0, 2 or 3"): each parses, 1 (not listed) does not.
+        CHECK(f.accepts == "0, 2 or 3");
+        for (const char* v : {"0", "2", "3"}) CHECK(parse_error(kDecl + base + v + "\n") == "<no error>");
+        CHECK_THAT(parse_error(kDecl + base + "1\n"),
+                   StartsWith(at2(value_col)) && EndsWith(f.key + " must be 0, 2 or 3, got '1'"));
       } else if (integer) {
         CHECK(f.accepts == "0.." + std::to_string(f.max));
         CHECK_THAT(parse_error(kDecl + base + std::to_string(f.max + 1) + "\n"),
