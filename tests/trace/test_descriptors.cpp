@@ -5,12 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include "aicore/isa/descriptors.hpp"
 #include "aicore/trace/writer.hpp"
 #include "helpers.hpp"
+#include "support.hpp"
 
 using namespace aicore;
 using Catch::EndsWith;
@@ -20,13 +20,6 @@ using isa::FieldFacts;
 namespace {
 
 const std::string kDecls = ".gm a size=4096\n.gm b size=4096\n";  // the line under test is line 3
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A value for field number `pos` of its instruction that differs from the field's default and from
 // the values of the other fields (so that two fields swapped by the reader or the writer show),
@@ -231,8 +224,8 @@ TEST_CASE("a misspelt key suggests the field it misspells", "[descriptors]") {
 
 TEST_CASE("every field is documented in docs/trace-format.md and listed in the fuzz dictionary",
           "[descriptors]") {
-  const std::string doc = read(std::string(AICORE_SOURCE_DIR) + "/docs/trace-format.md");
-  const std::string dict = read(std::string(AICORE_SOURCE_DIR) + "/fuzz/trace.dict");
+  const std::string doc = test_support::slurp(std::string(AICORE_SOURCE_DIR) + "/docs/trace-format.md");
+  const std::string dict = test_support::slurp(std::string(AICORE_SOURCE_DIR) + "/fuzz/trace.dict");
   REQUIRE_FALSE(doc.empty());
   REQUIRE_FALSE(dict.empty());
   for (const isa::InstructionDescriptor& d : isa::kDescriptors) {
