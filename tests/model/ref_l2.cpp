@@ -38,11 +38,18 @@ Ranges gm_ranges(const isa::Op& op, const std::vector<uint64_t>& bases) {
         out.emplace_back(at, at + uint64_t{n->dValue} * es);
       }
   } else if (const auto* f = std::get_if<isa::Fixpipe>(&op)) {
+    // Elements of the output type: 4 bytes as the cells are, 2 for the half/bf16 conversions, 1 for
+    // the int8 ones.
+    uint64_t es = 4;
+    if (f->quantPre == isa::QuantMode::F322F16 || f->quantPre == isa::QuantMode::F322BF16 ||
+        f->quantPre == isa::QuantMode::DEQF16)
+      es = 2;
+    if (f->quantPre == isa::QuantMode::REQ8 || f->quantPre == isa::QuantMode::QF322B8_PRE) es = 1;
     for (uint64_t m = 0; m < f->ndNum; ++m)
       for (uint64_t j = 0; j < f->mSize; ++j) {
         const uint64_t at =
-            bases[f->dst.tensor] + f->dst.offset + (m * f->dstNdStride + j * f->dstStride) * 4;
-        out.emplace_back(at, at + uint64_t{f->nSize} * 4);
+            bases[f->dst.tensor] + f->dst.offset + (m * f->dstNdStride + j * f->dstStride) * es;
+        out.emplace_back(at, at + uint64_t{f->nSize} * es);
       }
   }
   // A transfer looks up each line of each contiguous run once: rows that touch are one run.
