@@ -301,7 +301,8 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   count_active(r.start_cycle, r.end_cycle);
   count_aic(r.start_cycle - (r.wait_cycles - r.port_stall_cycles), r.end_cycle);
   record(r);
-  if (unit_ && unit_->producer(e.instr.index)) unit_->publish(e.instr.index, r.start_cycle, r.busy_end);
+  if (unit_ && unit_->producer(e.instr.index))
+    unit_->publish(e.instr.index, r.start_cycle, r.busy_end, gm ? r.busy_end : r.start_cycle);
   if (!gm) free_exact_ = exact_start + occupancy;
   if (is_cube(op)) last_mmad_end_ = free_exact_;
   allowed_ = exact_start + min_interval_;

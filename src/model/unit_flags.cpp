@@ -87,9 +87,9 @@ void UnitFlags::consumed(uint64_t index) {
   for (const Link& l : links) unref(l.producer);
 }
 
-void UnitFlags::publish(uint64_t index, uint64_t start, uint64_t busy_end) {
+void UnitFlags::publish(uint64_t index, uint64_t start, uint64_t busy_end, uint64_t known_at) {
   if (!producer(index)) return;
-  profiles_[index] = Profile{start, busy_end};
+  profiles_[index] = Profile{start, busy_end, known_at};
   published_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -103,7 +103,7 @@ uint64_t UnitFlags::earliest_start(const std::vector<Link>& links, uint64_t offs
     const int64_t num = (static_cast<int64_t>(p.start) - static_cast<int64_t>(offset)) * pc * cc +
                         (int64_t{l.producer_pos} + 1) * static_cast<int64_t>(p.busy_end - p.start) * cc -
                         int64_t{l.pos} * static_cast<int64_t>(duration) * pc;
-    best = std::max(best, ceil_div_signed(num, pc * cc));
+    best = std::max({best, ceil_div_signed(num, pc * cc), static_cast<int64_t>(p.known_at)});
   }
   return static_cast<uint64_t>(best);
 }

@@ -41,7 +41,9 @@ class UnitFlags {
   void consumed(uint64_t index);  // the consumer started: forget its links
 
   // Execution side: a producer's record (start and busy end); whether it is known yet.
-  void publish(uint64_t index, uint64_t start, uint64_t busy_end);
+  // `known_at`: the cycle its timing is settled, no consumer starts earlier (its start; a GM
+  // transfer's: its end, when the bandwidth it shared is known).
+  void publish(uint64_t index, uint64_t start, uint64_t busy_end, uint64_t known_at);
   bool known(uint64_t producer) const { return profiles_.count(producer) != 0; }
   bool producer(uint64_t index) const { return refs_.count(index) != 0; }
   sc_core::sc_event& published() { return published_; }
@@ -63,7 +65,7 @@ class UnitFlags {
   std::unordered_map<uint64_t, std::vector<Link>> waits_;  // consumer index -> links
   std::unordered_map<uint64_t, uint32_t> refs_;            // producer index -> granules and links naming it
   struct Profile {
-    uint64_t start, busy_end;
+    uint64_t start, busy_end, known_at;
   };
   std::unordered_map<uint64_t, Profile> profiles_;
   std::vector<Link> scratch_;
