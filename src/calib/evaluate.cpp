@@ -146,7 +146,8 @@ std::vector<Evaluator::Compared> Evaluator::compare(size_t row, const RowFigures
   out.push_back({k.name + " task us", k.task_us, f.task_us, tol.task});
   for (size_t p = 0; p < kKernelPipeCount; ++p)
     if (k.pipe_us[p])
-      out.push_back({k.name + " " + kKernelPipeNames[p] + " msprof us", *k.pipe_us[p], f.pipe_us[p], tol.pipe});
+      out.push_back(
+          {k.name + " " + kKernelPipeNames[p] + " msprof us", *k.pipe_us[p], f.pipe_us[p], tol.pipe});
   return out;
 }
 

@@ -111,17 +111,19 @@ TEST_CASE("l2 cli: the L2's write bandwidth and its per-core share bind Fixpipe 
   const std::vector<std::string> writes = {copy("c0"), copy("c1"), copy("c2"), copy("c3")};
   const std::string nohead = "--set fixpipe.overhead_cycles=0 ";
   const std::string wr =
-      nohead + kNoHbm + "--set chip.l2.write_bytes_per_cycle_per_core=1e6 --set chip.l2.write_bytes_per_cycle=";
+      nohead + kNoHbm +
+      "--set chip.l2.write_bytes_per_cycle_per_core=1e6 --set chip.l2.write_bytes_per_cycle=";
   CHECK(four_core_copy(wr + "512", writes) == 128);
   CHECK(four_core_copy(wr + "511", writes) == 129);
   const std::string share =
-      nohead + kNoHbm + "--set chip.l2.write_bytes_per_cycle=2703 --set chip.l2.write_bytes_per_cycle_per_core=";
+      nohead + kNoHbm +
+      "--set chip.l2.write_bytes_per_cycle=2703 --set chip.l2.write_bytes_per_cycle_per_core=";
   CHECK(four_core_copy(share + "128", writes) == 128);
   CHECK(four_core_copy(share + "127.75", writes) == 129);
   // A write miss allocates without a fill: no HBM traffic, whatever its bandwidth.
   const Run r =
-      run(writes,
-          kFourCores + nohead + "--set chip.hbm.bytes_per_cycle=1 --set chip.l2.write_bytes_per_cycle_per_core=1e6");
+      run(writes, kFourCores + nohead +
+                      "--set chip.hbm.bytes_per_cycle=1 --set chip.l2.write_bytes_per_cycle_per_core=1e6");
   CHECK(r.end(0, 0) == 128);
   CHECK(r.stats["chip"]["l2"]["write_misses"] == 4 * 32);
   CHECK(r.stats["chip"]["l2"]["hbm_read_bytes"] == 0);

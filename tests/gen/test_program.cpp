@@ -85,7 +85,7 @@ TEST_CASE("tiled cases with partial edge tiles and chunks", "[gen][exec][tiled]"
   check_case(make(40, 128, 40, true, 7, {16, 16, 64}), 8);    // many tiles: L0C ping-pong reused
 }
 
-TEST_CASE("--l1-full: A and B copied once, every tile loaded from L1, exact under interleavings",
+TEST_CASE("gen --l1-full: A and B copied once, every tile loaded from L1, exact under interleavings",
           "[gen][exec][tiled]") {
   for (const bool sparse : {true, false}) {
     gen::TileRequest t{128, 128, 256, true};
@@ -93,7 +93,8 @@ TEST_CASE("--l1-full: A and B copied once, every tile loaded from L1, exact unde
     REQUIRE(c.plan.l1_full);
     uint64_t copies = 0;
     for (const auto& e : c.program)
-      copies += std::holds_alternative<isa::DataCopy>(e.op) || std::holds_alternative<isa::DataCopyNd2Nz>(e.op);
+      copies +=
+          std::holds_alternative<isa::DataCopy>(e.op) || std::holds_alternative<isa::DataCopyNd2Nz>(e.op);
     CHECK(copies == (sparse ? 3u : 2u));  // A, B (and the indexes), once
     check_case(c, 6);
   }
