@@ -121,6 +121,24 @@ TEST_CASE("documented TQue K-loops (BUFFER_NUM 2, 3, 4, prefetching) are clean a
   }
 }
 
+TEST_CASE("a prefetching TQue loop whose producer runs ahead holds its re-sets and stays exact", "[styles]") {
+  // With no scalar set-up cost the MTE2 copies run a buffer ahead: re-set ids land before the
+  // WaitFlag that clears them, are held (stats.json sync) and the result is still exact.
+  TempDir dir;
+  std::vector<std::string> opt = {"--out=" + dir.file("out"), "-q"};
+  for (const char* k : {"data_copy", "data_copy_nd2nz", "fixpipe", "load_data", "load_data_with_sparse",
+                        "mmad", "mmad_with_sparse", "pipe_barrier", "set_flag", "wait_flag"})
+    opt.push_back(std::string("--set=scalar.") + k + "=0");
+  const Result r = run_kernel("kloop", "prefetch", opt);
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("kloop prefetch: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/kloop/stats.json")));
+  CHECK(stats["sync"]["held_sets"].get<uint64_t>() > 0);
+}
+
 TEST_CASE("a K-loop without one EnQue/DeQue pair still races at the kernel's line", "[styles]") {
   TempDir dir;
   const Result r = run_kernel("kloop", "missing_b2", {"--out=" + dir.file("out"), "-q"});
