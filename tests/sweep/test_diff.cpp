@@ -54,7 +54,7 @@ TEST_CASE("diff of two-core runs lists each core's figures", "[sweep][diff]") {
   const std::string k = std::string(AICORE_TRACES_DIR) + "/multicore_tiled_sparse/kernel.yaml";
   REQUIRE(harness::run("run " + k + " --timing-only -q --out " + d.file("a")).status == 0);
   REQUIRE(harness::run("run " + k + " --timing-only -q --out " + d.file("b") +
-                       " --set chip.gm_bytes_per_cycle=32")
+                       " --set chip.hbm.bytes_per_cycle=32")
               .status == 0);
   const auto r = harness::run("diff " + d.file("a") + " " + d.file("b"));
   CHECK(r.status == 0);
