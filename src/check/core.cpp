@@ -40,6 +40,7 @@ CoreChecker::CoreChecker(uint16_t core, const CheckOptions& options, ReportBook&
       cross_(cross),
       pool_([this](const SyncUse& u) { judge_sync(u); }),
       flags_(size_t{isa::kPipeCount} * isa::kPipeCount * isa::kEventIds),
+      open_sets_(flags_.size()),
       footprints_(cross != nullptr) {}
 
 CoreChecker::~CoreChecker() {
@@ -52,9 +53,23 @@ size_t CoreChecker::flag_key(isa::EventPair e, uint8_t id) {
          (id % isa::kEventIds);
 }
 
+void CoreChecker::program_order(const isa::Instruction& in) {
+  // The documented undefined case, decided in program order (timing cannot hide it): a second
+  // SetFlag of a flag with no WaitFlag of it issued in between. Otherwise a set that lands on a
+  // flag still set is held until a WaitFlag clears it (docs/checking.md), which is no error.
+  if (const auto* s = std::get_if<isa::SetFlag>(&in.op)) {
+    AccessRef& open = open_sets_[flag_key(s->event, s->id)];
+    if (open.valid()) double_set(in, open);
+    open = ref_of(in);
+  } else if (const auto* w = std::get_if<isa::WaitFlag>(&in.op)) {
+    open_sets_[flag_key(w->event, w->id)] = AccessRef{};
+  }
+}
+
 void CoreChecker::issue(const isa::Instruction& in) {
   if (finished_) return;
   unit_flags(in);  // unit-flag hand-offs follow program order, not the canonical order
+  program_order(in);
   const size_t p = pipe_index(in);
   // The common case, nothing held: process it at once.
   if (program_.empty() && p != kS && queues_[p].empty() && ready(in)) {
@@ -169,13 +184,9 @@ void CoreChecker::set_flag(const isa::Instruction& in, const isa::SetFlag& s, si
   const Known own = completed(in.index, last_mem_[pipe]);
   if (own.before > e.rel[pipe].before) e.rel[pipe] = own;
   e.set = ref_of(in);
+  // Pairing is FIFO per flag (the i-th WaitFlag takes the i-th SetFlag), as msSanitizer pairs
+  // them: a set landing before the previous one's wait is held, not lost.
   Flag& f = flag(s.event, s.id);
-  // The flag must be clear when this lands: the previous SetFlag's WaitFlag must come first.
-  if (!f.pending.empty())
-    double_set(in, f.pending.back().set, AccessRef{});
-  else if (f.last_wait.valid() &&
-           f.last_wait.index >= known_[pipe][static_cast<size_t>(f.last_wait.pipe)].before)
-    double_set(in, f.last_set, f.last_wait);
   f.pending.push_back(std::move(e));
   ++f.sets;
   lint_event_id(in, s.id);
@@ -187,9 +198,8 @@ void CoreChecker::wait_flag(const isa::Instruction& in, const isa::WaitFlag& w, 
   const FlagEntry e = std::move(f.pending.front());
   f.pending.pop_front();
   const AccessRef wait = ref_of(in);
-  f.last_wait = wait;
-  f.last_set = e.set;
-  const ViaRef via(&pool_, pool_.make(SyncDesc{wait, e.set, in.op}));
+  const bool library = in.origin == isa::Origin::Library;
+  const ViaRef via(&pool_, pool_.make(SyncDesc{wait, e.set, in.op, library}));
   bool raised = false;
   for (size_t r = 0; r < e.rel.size(); ++r) raise(known_[pipe][r], e.rel[r], via, raised);
   via->raised = raised && w.event.src != isa::Pipe::S;  // (see below)
@@ -198,10 +208,11 @@ void CoreChecker::wait_flag(const isa::Instruction& in, const isa::WaitFlag& w, 
   // all already. (A pre-set "buffer free" flag releases nothing: its first wait is normal.)
   // Reported once the pipe accesses memory again: a drain at the end of a kernel is normal.
   // Flags from the scalar unit are left alone: its own work (scalar GM stores, which v1 does not
-  // model) is what they order, and what it dispatches is ordered anyway.
+  // model) is what they order, and what it dispatches is ordered anyway. So are the library's:
+  // TPipe/TQue synchronise every buffer hand-off whether or not this kernel needs it.
   bool releases = false;
   for (const Known& k : e.rel) releases = releases || k.last.valid();
-  if (releases && !raised && w.event.src != isa::Pipe::S)
+  if (releases && !raised && w.event.src != isa::Pipe::S && !library)
     redundant_[pipe].push_back(Redundant{wait, e.set, in.op});
   const size_t src = static_cast<size_t>(w.event.src), dst = static_cast<size_t>(w.event.dst);
   last_wait_[src][dst] = LastWait{true, wait, e.set, w.id};
@@ -219,7 +230,8 @@ void CoreChecker::report_redundant(size_t pipe) {
 }
 
 void CoreChecker::barrier(const isa::Instruction& in, size_t pipe) {
-  const ViaRef via(&pool_, pool_.make(SyncDesc{ref_of(in), AccessRef{}, in.op}));
+  const ViaRef via(&pool_,
+                   pool_.make(SyncDesc{ref_of(in), AccessRef{}, in.op, in.origin == isa::Origin::Library}));
   bool raised = false;
   raise(known_[pipe][pipe], completed(in.index, last_mem_[pipe]), via, raised);
   via->raised = raised;
@@ -227,7 +239,7 @@ void CoreChecker::barrier(const isa::Instruction& in, size_t pipe) {
 
 void CoreChecker::pipe_all(const isa::Instruction& in) {
   const AccessRef at = ref_of(in);
-  const ViaRef via(&pool_, pool_.make(SyncDesc{at, AccessRef{}, in.op}));
+  const ViaRef via(&pool_, pool_.make(SyncDesc{at, AccessRef{}, in.op, in.origin == isa::Origin::Library}));
   bool raised = false;
   for (Knowledge& k : known_)
     for (size_t r = 0; r < k.size(); ++r) raise(k[r], completed(in.index, last_mem_[r]), via, raised);
@@ -241,7 +253,8 @@ void CoreChecker::pipe_all(const isa::Instruction& in) {
 }
 
 void CoreChecker::lint_event_id(const isa::Instruction& in, uint8_t id) {
-  if (id != 6 && id != 7) return;
+  // The ids TPipe/TQue pick are the library's to pick: only hand-written flags are linted.
+  if ((id != 6 && id != 7) || in.origin == isa::Origin::Library) return;
   lint(ReportKind::ReservedEventId, ref_of(in), sync_text(in.op),
        "event id " + std::to_string(id) +
            " is reserved: the Ascend C framework's own synchronisation (TPipe/TQue) uses ids 6 and 7",

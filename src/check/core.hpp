@@ -71,7 +71,6 @@ class CoreChecker {
   struct Flag {
     std::deque<FlagEntry> pending;  // processed SetFlags no WaitFlag has paired with yet
     uint64_t sets = 0;
-    AccessRef last_wait, last_set;  // the last pair taken (for the double-SetFlag check)
   };
   struct LastWait {
     bool valid = false;
@@ -102,6 +101,7 @@ class CoreChecker {
   };
 
   // Canonical order (core.cpp).
+  void program_order(const isa::Instruction& in);  // the double-SetFlag rule, at issue
   void pump();
   bool ready(const isa::Instruction& in) const;
   void process(const isa::Instruction& in, const std::shared_ptr<const Knowledge>& stamp);
@@ -184,7 +184,7 @@ class CoreChecker {
   const isa::Instruction* stuck_at(isa::Pipe pipe) const;
   // The hint for a WaitFlag whose SetFlag's pipe is itself stuck ("" when it is not).
   std::string chain_hint(const isa::Instruction& wait, FileId file) const;
-  void double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait);
+  void double_set(const isa::Instruction& in, const AccessRef& previous);
   std::string known_text(const Access& b, const AccessRef& a, FileId file) const;
 
   uint16_t core_;
@@ -201,6 +201,7 @@ class CoreChecker {
   std::shared_ptr<const Knowledge> scalar_snapshot_;        // known_[S] for dispatch stamps
   std::array<AccessRef, isa::kPipeCount> last_mem_{};       // last memory instruction per pipe
   std::vector<Flag> flags_;
+  std::vector<AccessRef> open_sets_;  // per flag: the SetFlag issued since its last WaitFlag, if any
   std::array<std::array<LastWait, isa::kPipeCount>, isa::kPipeCount> last_wait_{};  // [src][dst]
   std::array<std::array<std::vector<Watch>, isa::kPipeCount>, isa::kPipeCount> watches_;
   // WaitFlags that taught their pipe nothing, reported if the pipe accesses memory again.

@@ -306,14 +306,14 @@ Report* CoreChecker::lint(ReportKind kind, const AccessRef& at, const std::strin
 }
 
 void CoreChecker::judge_sync(const SyncUse& u) {
-  if (!(u.raised && u.conflict && !u.needed)) return;
+  if (!(u.raised && u.conflict && !u.needed) || u.desc.library) return;
   lint(ReportKind::UselessSync, u.desc.ref, sync_text(u.desc.op),
        sync_text(u.desc.op) +
            " ordered nothing: every later access it could order was already ordered without it",
        "remove it, or check that it synchronises what was meant");
 }
 
-void CoreChecker::double_set(const isa::Instruction& in, const AccessRef& previous, const AccessRef& wait) {
+void CoreChecker::double_set(const isa::Instruction& in, const AccessRef& previous) {
   const AccessRef at = ref_of(in);
   const ReportKey key = key_of(ReportKind::DoubleSetFlag, core_, previous, core_, at);
   const ReportBook::Slot slot = book_.find(key, Severity::Error);
@@ -326,17 +326,11 @@ void CoreChecker::double_set(const isa::Instruction& in, const AccessRef& previo
   const std::string name = sync_text(in.op);
   r.at = instr_ref(core_, at, name, "");
   r.other = instr_ref(core_, previous, "SetFlag", "");
-  if (wait.valid()) {
-    r.summary = name + " can land while the flag is still set: the WaitFlag at " + line_of(wait, at.file) +
-                " that takes the SetFlag at " + line_of(previous, at.file) + " is not ordered before it";
-    r.fix = fix_for(wait, at, at.file, "");
-  } else {
-    r.summary = name + " can land while the flag is still set: nothing takes the SetFlag at " +
-                line_of(previous, at.file) + " before it";
-    r.details.push_back({"hint",
-                         "every SetFlag of a flag needs its WaitFlag before the flag is set again; the "
-                         "hardware's behaviour is undefined otherwise (a later PIPE_ALL can hang)"});
-  }
+  r.summary =
+      name + " sets the flag again with no WaitFlag of it since the SetFlag at " + line_of(previous, at.file);
+  r.details.push_back({"hint",
+                       "a WaitFlag of the flag must come between two of its SetFlags in program order; the "
+                       "hardware's behaviour is undefined otherwise (a later PipeBarrier<PIPE_ALL> hangs)"});
 }
 
 }  // namespace aicore::check

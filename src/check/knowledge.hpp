@@ -16,8 +16,9 @@ namespace aicore::check {
 // A WaitFlag, PipeBarrier or PIPE_ALL that raised some knowledge.
 struct SyncDesc {
   AccessRef ref;
-  AccessRef set;  // WaitFlag: the SetFlag it paired with
-  isa::Op op;     // for its name in messages (sync_text)
+  AccessRef set;         // WaitFlag: the SetFlag it paired with
+  isa::Op op;            // for its name in messages (sync_text)
+  bool library = false;  // emitted by TPipe/TQue (isa::Origin::Library): never judged unneeded
 };
 
 struct SyncUse {

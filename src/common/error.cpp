@@ -31,8 +31,6 @@ const char* to_string(FaultKind k) {
       return "invalid sparse index";
     case FaultKind::Unsupported:
       return "unsupported mode";
-    case FaultKind::DoubleSetFlag:
-      return "double SetFlag";
     case FaultKind::IllegalEvent:
       return "illegal event pair";
     case FaultKind::Deadlock:

@@ -15,6 +15,7 @@ constexpr int kEventIds = 8;                                           // ids pe
 constexpr size_t kMaxBuffers = 64;                                     // buffers one TPipe can carve
 constexpr AscendC::HardEvent kPipeEvent = AscendC::HardEvent::M_MTE1;  // TPipe keeps ids 0..2
 constexpr isa::EventPair kPipePair{isa::Pipe::M, isa::Pipe::MTE1};
+constexpr isa::Origin kLib = isa::Origin::Library;  // what the queues emit
 
 PipeCore*& current_slot() {
   static PipeCore* p = nullptr;
@@ -27,16 +28,16 @@ std::string queue_name(const QueueCore& q) {
 
 }  // namespace
 
-void set_flag(isa::EventPair e, int id, CallSite site, const char* api) {
+void set_flag(isa::EventPair e, int id, CallSite site, const char* api, isa::Origin origin) {
   if (id < 0 || id >= kEventIds) fail(site, api, "event id " + std::to_string(id) + " is outside 0..7");
-  issue(isa::SetFlag{e, static_cast<uint8_t>(id)}, site, api);
+  issue(isa::SetFlag{e, static_cast<uint8_t>(id)}, site, api, origin);
 }
-void wait_flag(isa::EventPair e, int id, CallSite site, const char* api) {
+void wait_flag(isa::EventPair e, int id, CallSite site, const char* api, isa::Origin origin) {
   if (id < 0 || id >= kEventIds) fail(site, api, "event id " + std::to_string(id) + " is outside 0..7");
-  issue(isa::WaitFlag{e, static_cast<uint8_t>(id)}, site, api);
+  issue(isa::WaitFlag{e, static_cast<uint8_t>(id)}, site, api, origin);
 }
-void pipe_barrier(isa::Pipe p, bool all, CallSite site, const char* api) {
-  issue(isa::PipeBarrier{all ? isa::Pipe::S : p, all}, site, api);
+void pipe_barrier(isa::Pipe p, bool all, CallSite site, const char* api, isa::Origin origin) {
+  issue(isa::PipeBarrier{all ? isa::Pipe::S : p, all}, site, api, origin);
 }
 
 // ---- PipeCore ----------------------------------------------------------------------------------
@@ -49,7 +50,8 @@ PipeCore::PipeCore(CallSite site) : site_(site) {
              std::to_string(current_slot()->site_.line) + "); a kernel has one TPipe at a time");
   current_slot() = this;
   // TPipe::Init on the AIC: M_MTE1 ids 0, 1, 2 are taken and set for the whole kernel.
-  for (int i = 0; i < 3; ++i) set_flag(kPipePair, alloc_event(kPipeEvent, site, "TPipe"), site, "TPipe");
+  for (int i = 0; i < 3; ++i)
+    set_flag(kPipePair, alloc_event(kPipeEvent, site, "TPipe"), site, "TPipe", kLib);
 }
 
 PipeCore::~PipeCore() {
@@ -69,15 +71,15 @@ void PipeCore::destroy(CallSite site) {
   destroyed_ = true;
   for (BufferSlot& s : slots_)
     if (s.free_id >= 0) {
-      wait_flag(s.free_event.pair, s.free_id, site, "TPipe::Destroy");
+      wait_flag(s.free_event.pair, s.free_id, site, "TPipe::Destroy", kLib);
       release_event(s.free_event.event, s.free_id);
       s.free_id = -1;
     }
   for (int8_t i = 0; i < 3; ++i) {
-    wait_flag(kPipePair, i, site, "TPipe::Destroy");
+    wait_flag(kPipePair, i, site, "TPipe::Destroy", kLib);
     release_event(kPipeEvent, i);
   }
-  pipe_barrier(isa::Pipe::S, true, site, "TPipe::Destroy");
+  pipe_barrier(isa::Pipe::S, true, site, "TPipe::Destroy", kLib);
   if (current_slot() == this) current_slot() = nullptr;
 }
 
@@ -174,7 +176,7 @@ BufferSlot* QueueCore::alloc(CallSite site) {
     if (s->state != BufferState::Free) continue;
     s->state = BufferState::Occupied;
     if (s->free_id >= 0) {
-      wait_flag(free_.pair, s->free_id, site, api);
+      wait_flag(free_.pair, s->free_id, site, api, kLib);
       p.release_event(free_.event, s->free_id);
       s->free_id = -1;
     }
@@ -198,7 +200,7 @@ bool QueueCore::enque(BufferSlot* slot, CallSite site) {
          std::string("the tensor's buffer is ") + buffer_state_name(slot->state) +
              " (EnQue takes a tensor from AllocTensor or DeQue)");
   const int8_t id = p.alloc_event(enque_.event, site, api);
-  set_flag(enque_.pair, id, site, api);
+  set_flag(enque_.pair, id, site, api, kLib);
   slot->enque_id = id;
   slot->state = BufferState::Enqueued;
   ring_[(head_ + used_) % ring_.size()] = slot;
@@ -214,7 +216,7 @@ BufferSlot* QueueCore::deque(CallSite site) {
   head_ = (head_ + 1) % ring_.size();
   --used_;
   if (s->enque_id >= 0) {
-    wait_flag(enque_.pair, s->enque_id, site, api);
+    wait_flag(enque_.pair, s->enque_id, site, api, kLib);
     p.release_event(enque_.event, s->enque_id);
     s->enque_id = -1;
   }
@@ -231,7 +233,7 @@ void QueueCore::free(BufferSlot* slot, CallSite site) {
   if (slot->state == BufferState::Enqueued)
     fail(site, api, "the tensor is still in the queue (DeQue it first)");
   const int8_t id = p.alloc_event(free_.event, site, api);
-  set_flag(free_.pair, id, site, api);
+  set_flag(free_.pair, id, site, api, kLib);
   slot->free_id = id;
   slot->state = BufferState::Free;
 }
@@ -240,7 +242,7 @@ void QueueCore::free_all_events(CallSite site) {
   PipeCore& p = pipe(site, "FreeAllEvent");
   for (BufferSlot* s : slots_)
     if (s->free_id >= 0) {
-      wait_flag(free_.pair, s->free_id, site, "FreeAllEvent");
+      wait_flag(free_.pair, s->free_id, site, "FreeAllEvent", kLib);
       p.release_event(free_.event, s->free_id);
       s->free_id = -1;
     }

@@ -147,7 +147,7 @@ uint8_t* local_bytes(isa::Space s, uint64_t offset, uint64_t bytes, CallSite sit
   return l.block->view.ptr(s, 0, offset);
 }
 
-void issue(const isa::Op& op, CallSite site, const char* api) {
+void issue(const isa::Op& op, CallSite site, const char* api, isa::Origin origin) {
   Launch& l = need_block(site, api);
   Block& b = *l.block;
   try {
@@ -163,6 +163,7 @@ void issue(const isa::Op& op, CallSite site, const char* api) {
   in.index = b.program.size();
   in.line = site.line;
   in.file = file_id(l, site.file);
+  in.origin = origin;
   b.program.push_back(std::move(in));
 }
 

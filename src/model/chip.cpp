@@ -106,10 +106,12 @@ ChipSummary Chip::run() {
   for (auto& c : s.cores) all_done = all_done && c->finished();
   const bool clean = !s.ctx.fault && !out.input_error;
   for (auto& c : s.cores) {
-    out.cores.push_back(c->summary(clean && all_done, s.port));
+    out.cores.push_back(c->summary(s.port));
     out.cycles = std::max(out.cycles, out.cores.back().cycles);
     out.instructions += out.cores.back().instructions;
     out.flags_left_set += out.cores.back().flags_left_set;
+    out.held_sets += out.cores.back().held_sets;
+    out.held_set_cycles += out.cores.back().held_set_cycles;
     out.late_requests += c->late_requests();
   }
   if (clean && !all_done) {

@@ -68,12 +68,47 @@ bool Core::finished() const {
   return done;
 }
 
-std::string Core::blocked_on() const {
+namespace {
+std::string at(uint32_t line, FileId file) {
+  return source_file_name(file) + ":" + std::to_string(line);
+}
+std::string barrier_name(const isa::Instruction& b) {
+  const auto& p = std::get<isa::PipeBarrier>(b.op);
+  return std::string("PipeBarrier<PIPE_") + (p.all ? "ALL" : isa::to_string(p.pipe)) + ">";
+}
+}  // namespace
+
+std::string Core::held_clause(const isa::Instruction& barrier, size_t pipe) {
+  const auto h = sync_.held_set(pipe);
+  if (!h) return "";
+  // The WaitFlag that would clear the flag: one a pipe has queued, else the next one in the source.
+  std::string wait = "a WaitFlag of it, and none follows";
+  const isa::Instruction* queued = nullptr;
+  for (Engine* e : engines())
+    if (!queued && e->pipe() == h->event.dst) queued = e->queued_wait(h->event, h->id);
+  if (queued) {
+    wait = "the WaitFlag at " + at(queued->line, queued->file);
+  } else if (const auto next = issue_->next_wait(h->event, h->id)) {
+    wait = "the WaitFlag at " + at(next->line, next->file);
+  }
+  return "; SetFlag<" + std::string(isa::to_string(h->event.src)) + "_" + isa::to_string(h->event.dst) +
+         ">(" + std::to_string(h->id) + ") at " + at(h->held_line, h->held_file) +
+         " is held: the flag set at " + at(h->first_line, h->first_file) + " is cleared only by " + wait +
+         ", after the " + barrier_name(barrier) + " at " + at(barrier.line, barrier.file);
+}
+
+std::string Core::blocked_on() {
   std::string msg;
-  if (!issue_->blocked_on().empty()) msg += "\n  S: " + issue_->blocked_on();
+  if (!issue_->blocked_on().empty()) {
+    msg += "\n  S: " + issue_->blocked_on();
+    if (const isa::Instruction* b = issue_->at_barrier()) msg += held_clause(*b, SyncUnit::kAllPipes);
+  }
   for (Engine* e : engines()) {
     const std::string b = e->blocked_on();
-    if (!b.empty()) msg += std::string("\n  ") + isa::to_string(e->pipe()) + ": " + b;
+    if (b.empty()) continue;
+    msg += std::string("\n  ") + isa::to_string(e->pipe()) + ": " + b;
+    if (const isa::Instruction* bar = e->at_barrier())
+      msg += held_clause(*bar, static_cast<size_t>(e->pipe()));
   }
   return msg;
 }
@@ -82,12 +117,12 @@ uint64_t Core::late_requests() const {
   return mte2_->late_requests() + cube_->late_requests() + fix_->late_requests();
 }
 
-CoreSummary Core::summary(bool finish_flags, const GmPort& gm) {
+CoreSummary Core::summary(const GmPort& gm) {
   CoreSummary out;
   out.core = ctx_.id;
-  // A run that stopped early still says how many flags it left set (stats.json), but only a
-  // finished one may report a set no WaitFlag ever took as a double SetFlag.
-  out.flags_left_set = finish_flags ? sync_.finish() : sync_.flags_set();
+  out.flags_left_set = sync_.flags_set();
+  out.held_sets = sync_.held_sets();
+  out.held_set_cycles = sync_.held_cycles();
   out.cycles = issue_->last_completion();
   out.instructions = issue_->instructions();
   PipeSummary& sp = out.pipes[static_cast<size_t>(Pipe::S)];

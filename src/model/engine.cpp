@@ -140,6 +140,17 @@ std::string Engine::blocked_on() const {
   return "";
 }
 
+const isa::Instruction* Engine::queued_wait(isa::EventPair e, uint8_t id) const {
+  auto is = [&](const isa::Instruction* in) {
+    const auto* w = in ? std::get_if<isa::WaitFlag>(&in->op) : nullptr;
+    return w && w->event == e && w->id == id;
+  };
+  if (is(current_)) return current_;
+  for (const QueueEntry& q : queue_)
+    if (is(&q.instr)) return &q.instr;
+  return nullptr;
+}
+
 void Engine::run() {
   for (;;) {
     while (queue_.empty()) {
@@ -206,7 +217,7 @@ void Engine::execute_sync(const QueueEntry& e, uint64_t earliest) {
     // Fires once every earlier instruction of this pipe has completed (latency included); it
     // does not hold later instructions of the pipe back.
     const uint64_t fire = std::max(earliest + sync_cost, last_completion_);
-    if (!sync_.set(e.instr, s->event, s->id, earliest, fire)) return;
+    sync_.set(e.instr, s->event, s->id, earliest, fire);
     started(earliest);
     r.start_cycle = earliest;
     r.busy_end = earliest + sync_cost;
@@ -221,9 +232,12 @@ void Engine::execute_sync(const QueueEntry& e, uint64_t earliest) {
     start = *released;
     if (start > earliest) r.wait_cause = WaitCause::Flag;
     r.flag_id = w->id;
-  } else if (last_completion_ > earliest) {  // PipeBarrier of this pipe
-    start = last_completion_;
-    r.wait_cause = WaitCause::Barrier;
+  } else {  // PipeBarrier of this pipe: its earlier instructions, held SetFlags included, done
+    const uint64_t done = std::max(last_completion_, sync_.drain_held(static_cast<size_t>(pipe_)));
+    if (done > earliest) {
+      start = done;
+      r.wait_cause = WaitCause::Barrier;
+    }
   }
   started(start);
   r.start_cycle = start;

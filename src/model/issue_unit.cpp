@@ -98,26 +98,17 @@ void IssueUnit::run() {
   finished_ = true;
 }
 
-bool IssueUnit::check_double_set(const isa::Instruction& instr) {
-  if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
-    if (s->id >= isa::kEventIds) return true;  // check_fields reports it where it runs
-    OpenSet& o = open_sets_[static_cast<size_t>(s->event.src)][static_cast<size_t>(s->event.dst)][s->id];
-    if (o.open) {
-      ctx_.raise(FaultKind::DoubleSetFlag,
-                 std::string("flag ") + isa::to_string(s->event.src) + "_" + isa::to_string(s->event.dst) +
-                     " id " + std::to_string(s->id) +
-                     " is set again with no WaitFlag of it since the SetFlag at " + source_file_name(o.file) +
-                     ":" + std::to_string(o.line) + " (instruction #" + std::to_string(o.index) +
-                     "); on hardware the second set is lost",
-                 instr, next_slot_);
-      return false;
-    }
-    o = OpenSet{true, instr.line, instr.file, instr.index};
-  } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
-    if (w->id < isa::kEventIds)
-      open_sets_[static_cast<size_t>(w->event.src)][static_cast<size_t>(w->event.dst)][w->id].open = false;
+std::optional<isa::Instruction> IssueUnit::next_wait(isa::EventPair e, uint8_t id) {
+  // Only after the run has stopped (a deadlock report): the source is read on from where the
+  // scalar unit stopped, and nothing is issued any more.
+  isa::Instruction in;
+  try {
+    while (source_.next(in, gm_))
+      if (const auto* w = std::get_if<isa::WaitFlag>(&in.op))
+        if (w->event == e && w->id == id) return in;
+  } catch (const InputError&) {
   }
-  return true;
+  return std::nullopt;
 }
 
 void IssueUnit::issue(const isa::Instruction& instr) {
@@ -129,7 +120,6 @@ void IssueUnit::issue(const isa::Instruction& instr) {
   uint64_t slot = static_cast<uint64_t>(std::ceil(next_issue_ - 1e-9)) + setup;
   busy_cycles_ += setup;
   current_ = &instr;
-  if (!check_double_set(instr)) return;
   const isa::Pipe pipe = isa::pipe_of(instr.op);
   if (pipe == isa::Pipe::S) {
     ctx_.chip.dispatch.issue(IssueRecord{&instr, ctx_.id, slot});
@@ -168,7 +158,7 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
   }
   uint64_t start = arrived;
   if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
-    if (!sync_.set(instr, s->event, s->id, arrived, arrived + sync_cost)) return arrived;
+    sync_.set(instr, s->event, s->id, arrived, arrived + sync_cost);
   } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
     waiting_ = w;
     const auto released = sync_.wait(instr, w->event, w->id, arrived, &waiting_);
@@ -178,6 +168,9 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
   } else {  // PipeBarrier<PIPE_ALL>: nothing later issues before every pipe has drained
     for (Engine* e : engines_)
       if (e) start = std::max(start, e->drain());
+    // ... and every held SetFlag has landed (sync_unit.hpp): one held until a WaitFlag after
+    // this barrier clears its flag hangs here, as the SetFlag page says.
+    start = std::max(start, sync_.drain_held(SyncUnit::kAllPipes));
     if (start > arrived) r.wait_cause = WaitCause::Barrier;
   }
   r.start_cycle = start;

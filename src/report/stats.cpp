@@ -247,6 +247,7 @@ nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, 
   j["config"] = config::to_json(cfg);
   figures_json(j, summed_pipes(s), c.total(), cfg, s.cycles, std::max<size_t>(s.cores.size(), 1));
   j["flags_left_set"] = s.flags_left_set;
+  j["sync"] = {{"held_sets", s.held_sets}, {"held_set_cycles", s.held_set_cycles}};
   j["chip"] = chip_json(s, cfg);
   j["cores"] = nlohmann::json::array();
   for (const model::CoreSummary& core : s.cores) {
@@ -257,6 +258,7 @@ nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, 
     o["instructions"] = core.instructions;
     figures_json(o, core.pipes, c.core(core.core), cfg, core.cycles, 1);
     o["flags_left_set"] = core.flags_left_set;
+    o["sync"] = {{"held_sets", core.held_sets}, {"held_set_cycles", core.held_set_cycles}};
     o["l2"] = l2_json(core.l2);
     j["cores"].push_back(std::move(o));
   }

@@ -91,6 +91,30 @@ TEST_CASE("a transposing LoadData moves undefined rows to undefined columns", "[
   CHECK(r.reports[0].ranges == 16);
 }
 
+TEST_CASE("double SetFlag: only a second set with no WaitFlag of it between them in program order",
+          "[check][sync]") {
+  // Set, wait, set on MTE2 while MTE1 waits late: the second set may land before the wait (held
+  // on hardware), paired FIFO: no report.
+  const auto held = run_text(kT +
+                             "SetFlag event=MTE2_MTE1 id=0\nLoadData dst=L0A:0 src=L1:0x8000 repeatTimes=1\n"
+                             "WaitFlag event=MTE2_MTE1 id=0\nSetFlag event=MTE2_MTE1 id=0\n"
+                             "WaitFlag event=MTE2_MTE1 id=0\n");
+  CHECK(held.count(ReportKind::DoubleSetFlag) == 0);
+  const auto twice = run_text(kT +
+                              "SetFlag event=MTE2_MTE1 id=0\nSetFlag event=MTE2_MTE1 id=0\n"
+                              "WaitFlag event=MTE2_MTE1 id=0\nWaitFlag event=MTE2_MTE1 id=0\n");
+  REQUIRE(twice.count(ReportKind::DoubleSetFlag) == 1);
+  CHECK(twice.headlines()[0] ==
+        "t.trace:5: error: double SetFlag: SetFlag<MTE2_MTE1>(0) sets the flag again with no WaitFlag of it "
+        "since the SetFlag at line 4");
+  // Another id or another event in between does not count.
+  const auto other = run_text(kT +
+                              "SetFlag event=MTE2_MTE1 id=0\nWaitFlag event=MTE2_MTE1 id=1\n"
+                              "SetFlag event=MTE2_MTE1 id=0\nWaitFlag event=MTE2_MTE1 id=0\n"
+                              "WaitFlag event=MTE2_MTE1 id=0\n");
+  CHECK(other.count(ReportKind::DoubleSetFlag) == 1);
+}
+
 TEST_CASE("lints: flag left set, reserved ids, an unneeded wait, PipeBarrier<PIPE_S>", "[check][lint]") {
   const auto left = run_text(kT + "SetFlag event=MTE1_MTE2 id=1\n");
   REQUIRE(left.reports.size() == 1);
@@ -101,6 +125,10 @@ TEST_CASE("lints: flag left set, reserved ids, an unneeded wait, PipeBarrier<PIP
   CHECK(left.summary.errors == 0);
   const auto ids = run_text(kT + "SetFlag event=MTE2_MTE1 id=7\nWaitFlag event=MTE2_MTE1 id=7\n");
   CHECK(ids.count(ReportKind::ReservedEventId) == 2);
+  // The same flags emitted by the library (TPipe/TQue pick their own ids): no lint.
+  auto lib = checktest::parse(kT + "SetFlag event=MTE2_MTE1 id=7\nWaitFlag event=MTE2_MTE1 id=7\n");
+  for (auto& in : lib) in.origin = isa::Origin::Library;
+  CHECK(checktest::run(lib).reports.empty());
   // Line 8's wait brings nothing line 6's did not; line 11's orders the copy at line 9, which
   // nothing after it conflicts with: neither was needed.
   const auto twice = run_text(kT + "DataCopy dst=L1:0 src=a blockLen=16\n" + kToL1 +

@@ -170,19 +170,25 @@ TEST_CASE("an invalid sparse index (value 3) faults with its position", "[cli][f
   CHECK(harness::run_trace(t, trace, "--timing-only --check warn").status == 0);
 }
 
-TEST_CASE("double SetFlag is a fault, whether or not a WaitFlag comes later", "[cli][faults][sync]") {
+TEST_CASE("a second SetFlag with no WaitFlag between them is the checker's error; the model holds it",
+          "[cli][faults][sync]") {
   TempDir d;
   auto r = harness::run_trace(d,
                               "SetFlag event=MTE2_MTE1 id=3\nSetFlag event=MTE2_MTE1 id=3\n"
                               "LoadData dst=L0A:0 src=L1:0 repeatTimes=100\n"
                               "WaitFlag event=MTE2_MTE1 id=3\nWaitFlag event=MTE2_MTE1 id=3\n");
   CHECK(r.status == 3);
-  CHECK_THAT(r.err,
-             Contains("t.trace:2: SetFlag") && Contains("double SetFlag") && Contains("MTE2_MTE1 id 3"));
+  CHECK_THAT(r.err, Contains("t.trace:2: error: double SetFlag: SetFlag<MTE2_MTE1>(3) sets the flag again "
+                             "with no WaitFlag of it since the SetFlag at line 1"));
+  // The simulation itself runs to its end: the second set waits for the first WaitFlag to clear
+  // the flag (a check error, not a fault).
+  CHECK(harness::stats(d)["status"] == "check_error");
+  CHECK(harness::stats(d)["sync"]["held_sets"] == 1);
+  CHECK(harness::stats(d)["flags_left_set"] == 0);
   TempDir e;
   r = harness::run_trace(e, "SetFlag event=M_FIX id=0\nSetFlag event=M_FIX id=0\n");
   CHECK(r.status == 3);
-  CHECK_THAT(r.err, Contains("t.trace:2: SetFlag") && Contains("double SetFlag"));
+  CHECK_THAT(r.err, Contains("t.trace:2: error: double SetFlag: SetFlag<M_FIX>(0)"));
 }
 
 TEST_CASE("a second SetFlag with no WaitFlag between them in program order is an error under any config",
@@ -202,30 +208,85 @@ TEST_CASE("a second SetFlag with no WaitFlag between them in program order is an
     const auto r = harness::run_trace(d, ".gm a size=4096\n" + trace, set);
     INFO(set << "\n" << r.err);
     CHECK(r.status == 3);
-    CHECK_THAT(
-        r.err,
-        Contains("t.trace:6: SetFlag (instruction #4) at cycle") && Contains("double SetFlag") &&
-            Contains("flag MTE2_MTE1 id 0 is set again with no WaitFlag of it since the SetFlag at ") &&
-            Contains("t.trace:3 (instruction #1)"));
-    CHECK(harness::stats(d)["status"] == "fault");
+    CHECK_THAT(r.err,
+               Contains("t.trace:6: error: double SetFlag: SetFlag<MTE2_MTE1>(0) sets the flag again with "
+                        "no WaitFlag of it since the SetFlag at line 3"));
   }
 }
 
-TEST_CASE("a SetFlag that fires before the WaitFlag between it and the previous one ran names both SetFlags",
+TEST_CASE("a SetFlag landing on a flag still set is held until the WaitFlag clears it (t-1 / t)",
+          "[cli][timing][sync]") {
+  // Program order is right (set, wait, set), but MTE1 reaches its WaitFlag (released at R) only
+  // after two long LoadDatas, while MTE2 fires the second set at F after a short DataCopy. F = R - 1:
+  // held one cycle, and the PipeBarrier<PIPE_MTE2> after it waits for it to land; F = R: not held.
+  auto trace = [](int block_len) {
+    return ".gm a size=65536\n"
+           "SetFlag event=MTE2_MTE1 id=0\n"
+           "LoadData dst=L0A:0 src=L1:0 repeatTimes=128\n"
+           "LoadData dst=L0A:0 src=L1:0 repeatTimes=25\n"
+           "WaitFlag event=MTE2_MTE1 id=0\n"
+           "DataCopy dst=L1:0x10000 src=a blockLen=" +
+           std::to_string(block_len) +
+           "\n"
+           "SetFlag event=MTE2_MTE1 id=0\n"
+           "PipeBarrier pipe=PIPE_MTE2\n"
+           "WaitFlag event=MTE2_MTE1 id=0\n";
+  };
+  struct Case {
+    int block_len;
+    uint64_t held;  // F = R - held
+  };
+  for (const Case c : {Case{8, 1}, Case{10, 0}}) {
+    TempDir d;
+    const auto r = harness::run_trace(d, trace(c.block_len), "--check none --instr-log");
+    INFO("blockLen " << c.block_len << "\n" << r.err);
+    REQUIRE(r.status == 0);
+    std::vector<std::string> h;
+    uint64_t release = 0, fire = 0, barrier = 0;
+    for (const auto& row : harness::csv_rows(d.file("out/instr.csv"), &h)) {
+      const uint64_t line = harness::csv_u64(h, row, "line");
+      if (line == 5) release = harness::csv_u64(h, row, "start_cycle");
+      if (line == 7) fire = harness::csv_u64(h, row, "end_cycle");  // its own fire
+      if (line == 8) barrier = harness::csv_u64(h, row, "start_cycle");
+    }
+    REQUIRE(fire + c.held == release);  // the setup: the boundary is where it is meant to be
+    const auto s = harness::stats(d);
+    CHECK(s["sync"]["held_sets"] == (c.held ? 1 : 0));
+    CHECK(s["sync"]["held_set_cycles"] == c.held);
+    CHECK(s["cores"][0]["sync"]["held_set_cycles"] == c.held);
+    CHECK(barrier == release);  // held: the set lands at R, not at F
+  }
+}
+
+TEST_CASE("SetFlag twice, PipeBarrier<PIPE_ALL>, WaitFlag twice hangs at the barrier, as documented",
           "[cli][faults][sync]") {
-  // Program order is right (set, wait, set), but MTE1 reaches its WaitFlag only after a long
-  // LoadData, while MTE2 fires the second set at once: on hardware the second set is lost.
   TempDir d;
   const auto r = harness::run_trace(d,
-                                    "SetFlag event=MTE2_MTE1 id=0\n"
-                                    "LoadData dst=L0A:0 src=L1:0 repeatTimes=100\n"
-                                    "WaitFlag event=MTE2_MTE1 id=0\n"
-                                    "SetFlag event=MTE2_MTE1 id=0\n"
-                                    "WaitFlag event=MTE2_MTE1 id=0\n");
+                                    "SetFlag event=M_MTE1 id=0\n"
+                                    "SetFlag event=M_MTE1 id=0\n"
+                                    "PipeBarrier pipe=PIPE_ALL\n"
+                                    "WaitFlag event=M_MTE1 id=0\n"
+                                    "WaitFlag event=M_MTE1 id=0\n");
   CHECK(r.status == 3);
-  CHECK_THAT(r.err, Contains("t.trace:4: SetFlag (instruction #3) at cycle") && Contains("double SetFlag") &&
-                        Contains("while the set of the SetFlag at ") &&
-                        Contains("t.trace:1 (instruction #0"));
+  CHECK_THAT(r.err, Contains("deadlock at cycle") &&
+                        Contains("t.trace:3: PipeBarrier (instruction #2) waiting for every pipe to drain "
+                                 "(PIPE_ALL); SetFlag<M_MTE1>(0) at ") &&
+                        Contains("t.trace:2 is held: the flag set at ") &&
+                        Contains("t.trace:1 is cleared only by the WaitFlag at ") &&
+                        Contains("t.trace:4, after the PipeBarrier<PIPE_ALL> at ") &&
+                        Contains("t.trace:2: error: double SetFlag"));
+  CHECK(harness::stats(d)["status"] == "fault");
+  // A barrier of the setting pipe only waits as long as the WaitFlag on MTE1 takes: no hang.
+  TempDir e;
+  const auto m = harness::run_trace(e,
+                                    "SetFlag event=M_MTE1 id=0\n"
+                                    "SetFlag event=M_MTE1 id=0\n"
+                                    "PipeBarrier pipe=PIPE_M\n"
+                                    "WaitFlag event=M_MTE1 id=0\n"
+                                    "WaitFlag event=M_MTE1 id=0\n",
+                                    "--check warn");
+  CHECK(m.status == 0);
+  CHECK(harness::stats(e)["status"] == "completed");
 }
 
 TEST_CASE("a deadlock's stats.json: cycles is the deadlock cycle and the flags still set are counted",

@@ -92,16 +92,24 @@ std::string kernel(std::mt19937_64& rng, int count) {
   Gen g{rng, ""};
   g.line(".gm a size=1048576");
   g.line(".gm c size=1048576");
-  // Waits to place later: (instructions from now, the WaitFlag line).
-  std::vector<std::pair<int, std::string>> waits;
-  std::vector<std::pair<size_t, int>> unused;  // (pair, id) never set yet
+  // Waits to place later: instructions from now, the WaitFlag line, its (pair, id).
+  struct Wait {
+    int in;
+    std::string line;
+    std::pair<size_t, int> flag;
+  };
+  std::vector<Wait> waits;
+  // (pair, id) free to set: never set, or set and waited in program order. One set again soon
+  // after its WaitFlag may land before that WaitFlag has run: held (docs/decisions.md).
+  std::vector<std::pair<size_t, int>> unused;
   for (size_t p = 0; p < legal_pairs().size(); ++p)
     for (int id = 0; id < 8; ++id) unused.emplace_back(p, id);
   std::shuffle(unused.begin(), unused.end(), rng);
   for (int i = 0; i < count; ++i) {
     for (auto it = waits.begin(); it != waits.end();) {
-      if (--it->first <= 0) {
-        g.line(it->second);
+      if (--it->in <= 0) {
+        g.line(it->line);
+        unused.push_back(it->flag);
         it = waits.erase(it);
       } else {
         ++it;
@@ -127,15 +135,15 @@ std::string kernel(std::mt19937_64& rng, int count) {
       unused.pop_back();
       const std::string event = legal_pairs()[p].first + "_" + legal_pairs()[p].second;
       g.line("SetFlag event=" + event + " id=" + std::to_string(id));
-      waits.emplace_back(static_cast<int>(g.pick(0, 12)),
-                         "WaitFlag event=" + event + " id=" + std::to_string(id));
+      waits.push_back(Wait{
+          static_cast<int>(g.pick(0, 12)), "WaitFlag event=" + event + " id=" + std::to_string(id), {p, id}});
     } else if (kind < 97) {
       g.line("PipeBarrier pipe=" + g.one_of<std::string>({"PIPE_MTE2", "PIPE_MTE1", "PIPE_M", "PIPE_FIX"}));
     } else {
       g.line("PipeBarrier pipe=PIPE_ALL");
     }
   }
-  for (const auto& w : waits) g.line(w.second);
+  for (const auto& w : waits) g.line(w.line);
   return g.out;
 }
 

@@ -106,7 +106,19 @@ struct Core {
   double next_issue = 0;
   bool s_waiting = false;  // an S WaitFlag or PIPE_ALL is waiting
   uint64_t s_arrived = 0;
-  std::map<std::tuple<int, int, int>, std::deque<uint64_t>> flags;  // pending set fire cycles
+  // Per flag: its pending sets (fire cycle, setting pipe), oldest first, and when a WaitFlag last
+  // cleared it. A set behind another one is held: it lands when that one's WaitFlag clears the
+  // flag, and a barrier of its pipe waits for that.
+  struct Set {
+    uint64_t fire;
+    size_t pipe;
+  };
+  struct Flag {
+    std::deque<Set> sets;
+    uint64_t cleared = 0;
+  };
+  std::map<std::tuple<int, int, int>, Flag> flags;
+  std::array<uint64_t, isa::kPipeCount> held_until{};  // the latest landing of a held set, per pipe
   // Ports: (space, write, bank) -> busy until.
   std::map<std::tuple<int, bool, uint64_t>, uint64_t> busy_until;
   // unitFlag: per L0C granule who set and who cleared its flag; per instruction what it waits on.
@@ -359,18 +371,17 @@ class Machine {
     const uint64_t sync = cfg_.issue.sync_cycles;
     if (const auto* s = std::get_if<isa::SetFlag>(&op)) {
       const uint64_t fire = std::max(t + sync, p.last_completion);
-      c.flags[key(s->event, s->id)].push_back(fire);
+      push_set(c, *s, fire);
       tm.start = t;
       tm.busy_end = t + sync;
       tm.end = fire;
     } else if (const auto* w = std::get_if<isa::WaitFlag>(&op)) {
-      auto& pending = c.flags[key(w->event, w->id)];
-      if (pending.empty() || pending.front() > t) return false;
-      pending.pop_front();
+      if (!take_set(c, *w, t)) return false;
       tm.start = t;
       tm.busy_end = tm.end = t + sync;
     } else if (std::holds_alternative<isa::PipeBarrier>(op)) {
-      if (t < p.last_completion) return false;
+      const size_t me = static_cast<size_t>(pipe);
+      if (held_behind(c, me) || t < std::max(p.last_completion, c.held_until[me])) return false;
       tm.start = t;
       tm.busy_end = tm.end = t + sync;
     } else {
@@ -482,6 +493,37 @@ class Machine {
     complete(*c, *p, tm);
   }
 
+  void push_set(Core& c, const isa::SetFlag& s, uint64_t fire) {
+    Core::Flag& f = c.flags[key(s.event, s.id)];
+    const size_t src = static_cast<size_t>(s.event.src);
+    if (f.sets.empty() && fire < f.cleared) {  // landed while the flag was still set: held
+      fire = f.cleared;
+      c.held_until[src] = std::max(c.held_until[src], fire);
+    }
+    f.sets.push_back(Core::Set{fire, src});
+  }
+
+  // A WaitFlag at t takes the oldest set if it has landed; the next one lands no earlier than t.
+  bool take_set(Core& c, const isa::WaitFlag& w, uint64_t t) {
+    Core::Flag& f = c.flags[key(w.event, w.id)];
+    if (f.sets.empty() || f.sets.front().fire > t) return false;
+    f.sets.pop_front();
+    f.cleared = t;
+    if (!f.sets.empty() && f.sets.front().fire < t) {
+      f.sets.front().fire = t;
+      c.held_until[f.sets.front().pipe] = std::max(c.held_until[f.sets.front().pipe], t);
+    }
+    return true;
+  }
+
+  // Whether a set of `pipe` (kPipeCount: any) waits behind another one: a barrier waits for it.
+  static bool held_behind(const Core& c, size_t pipe) {
+    for (const auto& kv : c.flags)
+      for (size_t i = 1; i < kv.second.sets.size(); ++i)
+        if (pipe == static_cast<size_t>(isa::kPipeCount) || kv.second.sets[i].pipe == pipe) return true;
+    return false;
+  }
+
   bool drained(const Core& c) const {
     for (size_t p = 1; p < isa::kPipeCount; ++p)
       if (!c.pipes[p].queue.empty() || c.pipes[p].in_gm) return false;
@@ -501,14 +543,13 @@ class Machine {
     if (c.s_waiting) {  // an S WaitFlag or PIPE_ALL that arrived at s_arrived
       uint64_t start;
       if (const auto* w = std::get_if<isa::WaitFlag>(&in.op)) {
-        auto& pending = c.flags[key(w->event, w->id)];
-        if (pending.empty() || pending.front() > t) return false;
-        pending.pop_front();
+        if (!take_set(c, *w, t)) return false;
         start = t;
       } else {
-        if (!drained(c)) return false;
+        if (!drained(c) || held_behind(c, isa::kPipeCount)) return false;
         start = c.s_arrived;
         for (size_t p = 1; p < isa::kPipeCount; ++p) start = std::max(start, c.pipes[p].last_completion);
+        for (const uint64_t h : c.held_until) start = std::max(start, h);
       }
       c.s_waiting = false;
       tm.start = start;
@@ -524,7 +565,7 @@ class Machine {
     if (pipe == Pipe::S) {
       tm.issue = slot;
       if (const auto* s = std::get_if<isa::SetFlag>(&in.op)) {
-        c.flags[key(s->event, s->id)].push_back(slot + sync);
+        push_set(c, *s, slot + sync);
         tm.start = slot;
         tm.busy_end = tm.end = slot + sync;
         after_scalar(c, tm.busy_end);

@@ -20,9 +20,12 @@ void fill_garbage(std::vector<uint8_t>& v, std::mt19937_64& rng) {
   for (auto& b : v) b = static_cast<uint8_t>(rng() % 255 + 1);
 }
 
+// Per flag, the sets not yet taken by a WaitFlag: in program order at most one (a second is the
+// undefined double SetFlag); in an interleaving a set landing on a flag still set is held and
+// becomes the flag's state when the WaitFlag clears it, so the sets queue up.
 struct Flags {
-  std::array<bool, isa::kPipeCount * isa::kPipeCount * isa::kEventIds> bits{};
-  bool& at(isa::EventPair e, uint8_t id) {
+  std::array<uint32_t, isa::kPipeCount * isa::kPipeCount * isa::kEventIds> bits{};
+  uint32_t& at(isa::EventPair e, uint8_t id) {
     return bits[(static_cast<size_t>(e.src) * isa::kPipeCount + static_cast<size_t>(e.dst)) * isa::kEventIds +
                 id];
   }
@@ -72,10 +75,10 @@ std::string check_flags_in_order(const std::vector<isa::Op>& ops) {
   for (size_t i = 0; i < ops.size(); ++i) {
     if (const auto* s = std::get_if<isa::SetFlag>(&ops[i])) {
       if (f.at(s->event, s->id)) return describe(ops, i) + ": flag already set";
-      f.at(s->event, s->id) = true;
+      f.at(s->event, s->id) = 1;
     } else if (const auto* w = std::get_if<isa::WaitFlag>(&ops[i])) {
       if (!f.at(w->event, w->id)) return describe(ops, i) + ": waits on a flag that program order never set";
-      f.at(w->event, w->id) = false;
+      f.at(w->event, w->id) = 0;
     }
   }
   return f.left_set();
@@ -119,7 +122,7 @@ std::string run_interleaved(const std::vector<isa::Op>& ops, Machine& m, uint64_
         for (size_t j = 0; j < i; ++j)
           if (!done[j]) return false;
     }
-    if (const auto* w = std::get_if<isa::WaitFlag>(&ops[i])) return f.at(w->event, w->id);
+    if (const auto* w = std::get_if<isa::WaitFlag>(&ops[i])) return f.at(w->event, w->id) > 0;
     if (unit_flag(ops[i]) >= isa::kUnitFlagKeep) {
       const bool fix = std::holds_alternative<isa::Fixpipe>(ops[i]);
       for (const uint32_t g : isa::unit_flag_granules(ops[i]))
@@ -145,10 +148,9 @@ std::string run_interleaved(const std::vector<isa::Op>& ops, Machine& m, uint64_
     }
     const size_t i = queue[p][head[p]++];
     if (const auto* s = std::get_if<isa::SetFlag>(&ops[i])) {
-      if (f.at(s->event, s->id)) return describe(ops, i) + ": SetFlag on a flag that is already set";
-      f.at(s->event, s->id) = true;
+      ++f.at(s->event, s->id);  // held behind an earlier set if the flag is still set
     } else if (const auto* w = std::get_if<isa::WaitFlag>(&ops[i])) {
-      f.at(w->event, w->id) = false;
+      --f.at(w->event, w->id);
     } else {
       try {
         sem::execute(ops[i], m.view);

@@ -20,7 +20,7 @@ enum class ReportKind : uint8_t {
   CrossCoreRace,      // GM bytes one core writes and another core reads or writes
   UninitRead,         // on-chip bytes read before anything wrote them
   Deadlock,           // a WaitFlag that no SetFlag will ever satisfy
-  DoubleSetFlag,      // a SetFlag that can land while its flag is still set
+  DoubleSetFlag,      // a second SetFlag of a flag with no WaitFlag of it since, in program order
   InterlockBoundary,  // accumulating Mmads at exactly the interlock threshold (warning)
   FlagLeftSet,        // a SetFlag nothing waited on by the end of the run (warning)
   ReservedEventId,    // event id 6 or 7, used by the Ascend C framework itself (warning)

@@ -35,7 +35,6 @@ enum class FaultKind : uint8_t {
   InvalidField,        // a field outside its legal range (e.g. sid != 0, K not a multiple of 4)
   InvalidSparseIndex,  // a 2-bit sparse index equal to 3
   Unsupported,         // a legal Ascend C mode the simulator does not model (e.g. cmatrixSource=1)
-  DoubleSetFlag,
   IllegalEvent,
   Deadlock,
 };

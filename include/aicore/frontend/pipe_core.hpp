@@ -114,9 +114,12 @@ class QueueCore {
   uint32_t head_ = 0, used_ = 0;
 };
 
-// The flags themselves (recorded at `site`).
-void set_flag(isa::EventPair e, int id, CallSite site, const char* api);
-void wait_flag(isa::EventPair e, int id, CallSite site, const char* api);
-void pipe_barrier(isa::Pipe p, bool all, CallSite site, const char* api);
+// The flags themselves (recorded at `site`); the queues' own pass origin Library.
+void set_flag(isa::EventPair e, int id, CallSite site, const char* api,
+              isa::Origin origin = isa::Origin::User);
+void wait_flag(isa::EventPair e, int id, CallSite site, const char* api,
+               isa::Origin origin = isa::Origin::User);
+void pipe_barrier(isa::Pipe p, bool all, CallSite site, const char* api,
+                  isa::Origin origin = isa::Origin::User);
 
 }  // namespace aicore::frontend

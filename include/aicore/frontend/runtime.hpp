@@ -41,6 +41,7 @@ isa::Addr gm_address(const void* p, CallSite site, const char* api);
 
 // Checks op against the block's memories, executes it (unless the run is timing-only) and
 // records it at `site`. Faults of the isa/semantics layers become KernelErrors naming `api`.
-void issue(const isa::Op& op, CallSite site, const char* api);
+// `origin`: Library for what TPipe/TQue emit on the user's behalf (isa::Origin).
+void issue(const isa::Op& op, CallSite site, const char* api, isa::Origin origin = isa::Origin::User);
 
 }  // namespace aicore::frontend

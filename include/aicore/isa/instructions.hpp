@@ -107,12 +107,18 @@ struct PipeBarrier {
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
                         SetFlag, WaitFlag, PipeBarrier>;
 
+// Who wrote an instruction: the user, or the Ascend C library on the user's behalf (the flags
+// the front end's TPipe/TQue emit at the queue call's line). The checker lints the event ids of
+// user-written flags only.
+enum class Origin : uint8_t { User, Library };
+
 // An instruction as a source yields it: the operation plus where it came from.
 struct Instruction {
   Op op;
   uint64_t index = 0;  // 0-based position among its source's (one core's) instructions
   uint32_t line = 0;   // 1-based line in `file`
   FileId file = 0;     // the trace or kernel source it came from (common/source_files.hpp)
+  Origin origin = Origin::User;
 };
 
 const char* mnemonic(const Op& op);

@@ -31,10 +31,11 @@ struct ChipSummary {
   uint64_t instructions = 0;  // issued instructions, all cores
   std::vector<CoreSummary> cores;
   L2Summary l2;
-  uint32_t flags_left_set = 0;            // all cores
-  uint64_t late_requests = 0;             // see Engine::late_requests (0 in a sound run)
-  std::optional<SimFault> fault;          // exit 3
-  std::optional<InputError> input_error;  // exit 2 (met while reading a source)
+  uint32_t flags_left_set = 0;                  // all cores
+  uint64_t held_sets = 0, held_set_cycles = 0;  // all cores (CoreSummary)
+  uint64_t late_requests = 0;                   // see Engine::late_requests (0 in a sound run)
+  std::optional<SimFault> fault;                // exit 3
+  std::optional<InputError> input_error;        // exit 2 (met while reading a source)
 };
 
 class Chip {

@@ -45,6 +45,9 @@ struct CoreSummary {
   std::array<MemorySummary, isa::kSpaceCount> memories{};  // GM: this core's reads and writes
   L2Counts l2;                                             // this core's L2 requests
   uint32_t flags_left_set = 0;
+  // SetFlags that landed on a flag still set and waited for a WaitFlag to clear it, and the
+  // cycles they waited (sync_unit.hpp; stats.json "sync").
+  uint64_t held_sets = 0, held_set_cycles = 0;
 };
 
 class Core : public sc_core::sc_module {
@@ -57,11 +60,11 @@ class Core : public sc_core::sc_module {
   // See IssueUnit::prime.
   bool prime() { return issue_->prime(); }
   bool finished() const;
-  // Lines "  PIPE: what it waits for" of every stuck pipe, for a deadlock report.
-  std::string blocked_on() const;
-  // Everything this core did; `finish_flags`: the core ran to its end, so flags still set are
-  // checked as well as counted (SyncUnit::finish).
-  CoreSummary summary(bool finish_flags, const GmPort& gm);
+  // Lines "  PIPE: what it waits for" of every stuck pipe, for a deadlock report (after the run:
+  // it may read the source on to name the WaitFlag a held SetFlag waits for).
+  std::string blocked_on();
+  // Everything this core did.
+  CoreSummary summary(const GmPort& gm);
   std::vector<const TimeSource*> time_sources() const;
   uint64_t late_requests() const;
 
@@ -69,6 +72,10 @@ class Core : public sc_core::sc_module {
   std::array<Engine*, 5> engines() const {
     return {mte2_.get(), mte1_.get(), cube_.get(), fix_.get(), mte3_.get()};
   }
+
+  // "; SetFlag<..> at F:L is held: ..." when a SetFlag of `pipe` (SyncUnit::kAllPipes: any) is held
+  // behind an uncleared set while `barrier` waits for it; "" otherwise.
+  std::string held_clause(const isa::Instruction& barrier, size_t pipe);
 
   CoreContext ctx_;
   SyncUnit sync_;

@@ -81,6 +81,13 @@ class Engine : public sc_core::sc_module, public TimeSource {
   uint64_t last_completion() const { return last_completion_; }
   // For deadlock reports: what this pipe is stuck on, or "" when it is not stuck.
   std::string blocked_on() const;
+  // The PipeBarrier this pipe is stuck in, or nullptr (for deadlock reports).
+  const isa::Instruction* at_barrier() const {
+    return !finished_ && current_ && std::holds_alternative<isa::PipeBarrier>(current_->op) ? current_
+                                                                                            : nullptr;
+  }
+  // The first WaitFlag of (e, id) this pipe is running or has queued, or nullptr.
+  const isa::Instruction* queued_wait(isa::EventPair e, uint8_t id) const;
 
   isa::Pipe pipe() const { return pipe_; }
   uint64_t busy_cycles() const { return busy_cycles_; }

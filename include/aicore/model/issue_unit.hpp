@@ -1,8 +1,6 @@
 // The scalar unit of one core: pulls the core's instructions from its InstructionSource in
 // program order and issues each into its pipe's queue, stalling while that queue is full.
-// Scalar-pipe work (SetFlag from S, WaitFlag to S, PipeBarrier<PIPE_ALL>) runs here. It also
-// enforces, in program order, the one sync rule no timing may hide: a second SetFlag of a flag
-// with no WaitFlag of it in between.
+// Scalar-pipe work (SetFlag from S, WaitFlag to S, PipeBarrier<PIPE_ALL>) runs here.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -34,12 +32,19 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t last_completion() const { return last_completion_; }
   std::string blocked_on() const;
+  // Whether the scalar unit is stuck in a PipeBarrier<PIPE_ALL> (for deadlock reports).
+  const isa::Instruction* at_barrier() const {
+    return !finished_ && current_ && std::holds_alternative<isa::PipeBarrier>(current_->op) ? current_
+                                                                                            : nullptr;
+  }
+  // After the run stopped: the next WaitFlag of (e, id) in the source, read on from where the
+  // scalar unit stopped (for deadlock reports).
+  std::optional<isa::Instruction> next_wait(isa::EventPair e, uint8_t id);
 
  private:
   void run();
   bool pull(isa::Instruction& out);  // the next instruction; false at the end or on bad input
   void issue(const isa::Instruction& instr);
-  bool check_double_set(const isa::Instruction& instr);
   // Runs scalar-pipe work arriving at `arrived`; returns the cycle the scalar unit is free.
   uint64_t run_scalar(const isa::Instruction& instr, uint64_t arrived);
 
@@ -51,14 +56,6 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   UnitFlags& unit_;                         // told every instruction in program order: who hands L0C to whom
   std::optional<isa::Instruction> primed_;  // the first instruction, read by prime()
   bool primed_done_ = false;
-  // Per flag: the SetFlag not yet matched by a WaitFlag in program order.
-  struct OpenSet {
-    bool open = false;
-    uint32_t line = 0;
-    FileId file = 0;
-    uint64_t index = 0;
-  };
-  std::array<std::array<std::array<OpenSet, isa::kEventIds>, isa::kPipeCount>, isa::kPipeCount> open_sets_{};
   double next_issue_ = 0;   // fractional cycles, from the issue rate
   uint64_t next_slot_ = 0;  // next_issue_ rounded up: the earliest cycle of anything issued next
   bool finished_ = false;

@@ -263,7 +263,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
   aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
   // The library drains the FIX pipe before every L0C -> GM copy.
-  aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api);
+  aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api, aicore::isa::Origin::Library);
   aicore::frontend::issue(op, site, api);
 }
 

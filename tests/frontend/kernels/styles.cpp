@@ -12,13 +12,9 @@
 //                  new SetFlag after that DeQue's WaitFlag
 // Every variant computes the right C (blocks run in program order); the broken ones race.
 #include <cstdio>
-#include <cstring>
-#include <random>
 #include <string>
-#include <vector>
 
-#include "kernel_operator.h"
-#include "tikicpulib.h"
+#include "int8_host.hpp"
 
 using namespace AscendC;
 
@@ -148,30 +144,11 @@ extern "C" __global__ __aicore__ void styles(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
 
 int32_t main(int32_t argc, char* argv[]) {
   g_variant = argc > 1 ? argv[1] : "static_ok";
-  std::mt19937 rng(9);
-  std::uniform_int_distribution<int> value(-128, 127);
-  std::vector<int8_t> A(m * k), B(k * n);
-  for (auto& x : A) x = static_cast<int8_t>(value(rng));
-  for (auto& x : B) x = static_cast<int8_t>(value(rng));
-  uint8_t* a = static_cast<uint8_t*>(AscendC::GmAlloc(A.size()));
-  uint8_t* bt = static_cast<uint8_t*>(AscendC::GmAlloc(B.size()));
-  uint8_t* c = static_cast<uint8_t*>(AscendC::GmAlloc(m * n * sizeof(int32_t)));
-  std::memcpy(a, A.data(), A.size());
-  for (uint32_t x = 0; x < k; ++x)
-    for (uint32_t j = 0; j < n; ++j) bt[j * k + x] = static_cast<uint8_t>(B[x * n + j]);
+  Int8Gemm g(m, k, n, 9);
   AscendC::SetKernelMode(KernelMode::AIC_MODE);
+  uint8_t *a = g.a, *bt = g.bt, *c = g.c;  // the names the launch gives the GM tensors
   ICPU_RUN_KF(styles, 1, a, bt, c);
-  int wrong = 0;
-  for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j) {
-      int32_t want = 0, got;
-      for (uint32_t x = 0; x < k; ++x) want += A[i * k + x] * B[x * n + j];
-      std::memcpy(&got, c + (i * n + j) * 4, 4);
-      wrong += got != want;
-    }
+  const int wrong = g.wrong();
   std::printf("styles %s: %s\n", g_variant.c_str(), wrong ? "MISMATCH" : "match");
-  AscendC::GmFree(a);
-  AscendC::GmFree(bt);
-  AscendC::GmFree(c);
   return wrong ? 1 : 0;
 }
