@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import threading
 
 import numpy
@@ -187,3 +188,18 @@ def test_repr_html_has_the_summary_and_every_pipe():
 def test_version_is_the_clis():
     p = subprocess.run([CLI, "--version"], capture_output=True, text=True)
     assert p.stdout.strip() == f"aicore-sim {aicore_sim.__version__}"
+
+
+def test_the_docs_example_runs_and_plots(tmp_path):
+    # examples/python/sweep_two_keys.py is docs/python.md's worked example; its atlas-a2 point
+    # (177.3 B/cycle, 69.72 cycles per row) must give the tiled trace's golden cycles.
+    with open(os.path.join(SRC, "tests", "golden", "tiled_sparse_512x1024x512", "stats.json")) as f:
+        golden = json.load(f)["cycles"]
+    png = tmp_path / "sweep.png"
+    p = subprocess.run([sys.executable, os.path.join(SRC, "examples", "python", "sweep_two_keys.py"), str(png)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    lines = [ln.split() for ln in p.stdout.splitlines()]
+    assert ["177.3", "69.72", str(golden), "FIX", "0.43"] in lines
+    assert len([ln for ln in lines if len(ln) == 5]) == 12  # one line per point
+    assert png.stat().st_size > 10000
