@@ -88,7 +88,8 @@ class Result:
                 f"bound pipe {self.bound_pipe}, {self.check_errors} check error(s)>")
 
     def _repr_html_(self) -> str:
-        """Jupyter: the summary table and a per-pipe bar of busy cycles (a small Gantt of the run)."""
+        """Jupyter: the summary line, the pipes' table with a busy bar each and, when the run kept
+        its instructions, a small Gantt chart of each pipe's busy spans."""
         head = (f"<b>{html.escape(self.status)}</b>: {self.cycles} cycles ({self.time_us:.3f} us), "
                 f"{self.instruction_count} instructions, bound pipe <b>{html.escape(self.bound_pipe)}</b>, "
                 f"{self.check_errors} check error(s), {self.check_warnings} warning(s)")
@@ -105,4 +106,25 @@ class Result:
                         f"<td>{f.get('instructions', 0)}</td><td>{f.get('stall_cycles', 0)}</td><td>{bar}</td></tr>")
         table = ("<table><tr><th>pipe</th><th>busy cycles</th><th>busy</th><th>instructions</th>"
                  "<th>stall cycles</th><th></th></tr>" + "".join(rows) + "</table>")
-        return f"<div>{head}{table}</div>"
+        return f"<div>{head}{table}{self._gantt_svg()}</div>"
+
+    def _gantt_svg(self, width: int = 600, lane: int = 14, most: int = 5000) -> str:
+        """Each instruction's busy span (start_cycle to busy_end_cycle) on its pipe's lane, over
+        the run's cycles: only when run(..., instructions=True) kept them, and only the first
+        `most` (a notebook cell is no place for a million rectangles)."""
+        if not self._kept or not self._rows or self.cycles == 0:
+            return ""
+        lanes = {p: i for i, p in enumerate(PIPES)}
+        col = {c: i for i, c in enumerate(INSTRUCTION_COLUMNS)}
+        scale = (width - 40) / self.cycles
+        parts = [f'<text x="0" y="{lanes[p] * lane + 11}" font-size="10">{p}</text>' for p in PIPES]
+        for r in self._rows[:most]:
+            y = lanes.get(r[col["pipe"]])
+            if y is None:
+                continue
+            x = 40 + r[col["start_cycle"]] * scale
+            w = max(0.5, (r[col["busy_end_cycle"]] - r[col["start_cycle"]]) * scale)
+            parts.append(f'<rect x="{x:.1f}" y="{y * lane + 2}" width="{w:.1f}" height="{lane - 4}" fill="#4a7"/>')
+        shown = "" if len(self._rows) <= most else f"<br>(the first {most} of {len(self._rows)} instructions)"
+        return (f'<svg width="{width}" height="{lane * len(PIPES)}" xmlns="http://www.w3.org/2000/svg">'
+                + "".join(parts) + f"</svg>{shown}")

@@ -1,4 +1,5 @@
 """run(): one simulation through the session layer, in a forked child process."""
+import difflib
 import json
 import os
 import warnings
@@ -36,9 +37,10 @@ def run(trace_or_manifest: Union[str, "os.PathLike[str]"], config: Union[str, Co
     (exit 3: the simulation failed; .result has what ran up to it).
     """
     if check not in _CHECKS:
-        mode = check  # the session's message names the nearest mode
-    else:
-        mode = "error" if check == "raise" else check
+        near = difflib.get_close_matches(str(check), _CHECKS, 1)
+        raise InputError(f"error: check must be error, warn, none or raise, not '{check}'"
+                         + (f"; did you mean '{near[0]}'?" if near else ""))
+    mode = "error" if check == "raise" else check
     source, sets = resolve(config, set)
     if out is None and (instr_log or timeline or vcd):
         raise InputError("error: instr_log, timeline and vcd write files: give out=FOLDER")

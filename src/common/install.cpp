@@ -1,7 +1,6 @@
 #include "aicore/common/install.hpp"
 
 #include <filesystem>
-#include <mutex>
 #include <system_error>
 
 namespace aicore {
@@ -11,10 +10,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Set once at start-up by a library's loader (the Python module's import), read by every lookup.
-std::mutex& prefix_mutex() {
-  static std::mutex m;
-  return m;
-}
+// No lock: a lock held by one thread when another forks a simulation (session::run_in_child)
+// would stay held in the child forever.
 std::string& prefix_override() {
   static std::string p;
   return p;
@@ -29,17 +26,13 @@ std::string executable_path() {
 }
 
 std::string install_prefix() {
-  {
-    std::lock_guard<std::mutex> lock(prefix_mutex());
-    if (!prefix_override().empty()) return prefix_override();
-  }
+  if (!prefix_override().empty()) return prefix_override();
   const std::string exe = executable_path();
   if (exe.empty()) return "";
   return fs::path(exe).parent_path().parent_path().string();
 }
 
 void set_install_prefix(const std::string& prefix) {
-  std::lock_guard<std::mutex> lock(prefix_mutex());
   prefix_override() = prefix;
 }
 

@@ -107,8 +107,9 @@ def test_bad_preset_and_missing_trace_are_input_errors():
     assert str(e.value).startswith("--config: error: unknown preset 'atlas_a3'; did you mean 'atlas-a3'?")
     with pytest.raises(aicore_sim.InputError, match="no/such.trace"):
         aicore_sim.run("no/such.trace")
-    with pytest.raises(aicore_sim.InputError, match="did you mean 'warn'"):
+    with pytest.raises(aicore_sim.InputError) as e:
         aicore_sim.run(SEED, check="warm")
+    assert str(e.value) == "error: check must be error, warn, none or raise, not 'warm'; did you mean 'warn'?"
     with pytest.raises(aicore_sim.InputError, match="give out=FOLDER"):
         aicore_sim.run(SEED, instr_log=True)
 
@@ -183,6 +184,10 @@ def test_repr_html_has_the_summary_and_every_pipe():
     for pipe in ("S", "MTE2", "MTE1", "M", "FIX"):
         assert f"<td>{pipe}</td>" in h
     assert "bound pipe <b>MTE2</b>" in h
+    assert "<svg" not in h  # no instructions kept, no Gantt
+    r = aicore_sim.run(SEED, timing_only=True, instructions=True)
+    g = r._repr_html_()
+    assert g.count("<rect") == r.instruction_count == 13  # one busy span per instruction
 
 
 def test_version_is_the_clis():

@@ -21,7 +21,8 @@ std::string executable_path();
 // P, as set_install_prefix named it or else the folder above the executable's (whether or not it
 // holds an installed tree: callers check the folder they need).
 std::string install_prefix();
-// Overrides install_prefix() for this process ("" restores the executable's).
+// Overrides install_prefix() for this process ("" restores the executable's). Call it at start-up,
+// before any thread looks anything up (it takes no lock: see install.cpp).
 void set_install_prefix(const std::string& prefix);
 // P/share/aicore-sim/<what> for this process's P.
 std::string installed_data_dir(const std::string& what);
