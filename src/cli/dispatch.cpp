@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "aicore/common/error.hpp"
+#include "aicore/common/version.hpp"
 #include "aicore/gen/cli.hpp"
 #include "commands.hpp"
 
@@ -10,7 +11,6 @@ namespace aicore::cli {
 namespace {
 
 constexpr const char* kProgram = "aicore-sim";
-constexpr const char* kVersion = "aicore-sim 0.1.0";
 
 // One command in the top-level help: "  SYNOPSIS" and its summary, then its options (if it has
 // a po description) indented under it.
@@ -74,7 +74,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   if (cmd == "calibrate") return calibrate_command(rest, out, err);
   if (cmd == "validate") return validate_command(rest, out, err);
   if (cmd == "--version") {
-    out << kVersion << "\n";
+    out << kProgram << " " << kVersion << "\n";
     return kExitOk;
   }
   static const std::array<std::string, 9> kCommands = {"run",   "kernel", "config",    "densify", "gen",

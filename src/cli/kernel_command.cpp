@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,8 @@
 #include <ostream>
 
 #include "aicore/common/error.hpp"
+#include "aicore/common/install.hpp"
+#include "aicore/config/loader.hpp"
 #include "aicore/session/launch_args.hpp"
 #include "commands.hpp"
 #include "kernel_build.hpp"
@@ -203,6 +206,9 @@ int kernel_command(const std::vector<std::string>& args, std::ostream& out, std:
   }
   const std::string binary = (build_dir / fs::path(k.file).stem()).string();
   if (const int b = build(k, flags, binary, err, diag); b != kExitOk) return b;
+  // The program is not in an installed tree's bin/: tell it where this one found the presets.
+  if (const char* env = std::getenv("AICORE_CONFIGS_DIR"); (!env || !*env) && runs_installed())
+    ::setenv("AICORE_CONFIGS_DIR", config::default_configs_dir().c_str(), 1);
   const int st = spawn_and_wait({binary}, session::launch_args_text(k.launch));
   if (st < 0) {
     err << "aicore-sim kernel: error: cannot run " << binary << ": " << std::strerror(errno) << "\n";

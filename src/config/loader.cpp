@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "aicore/common/install.hpp"
 #include "aicore/config/params.hpp"
 #include "raw.hpp"
 
@@ -25,6 +26,28 @@ std::string preset_list() {
   std::string s;
   for (const std::string& p : preset_names()) s += (s.empty() ? "" : ", ") + p;
   return s;
+}
+
+// Where the presets may be when $AICORE_CONFIGS_DIR is not set. A program running from an installed
+// tree (P/share/aicore-sim exists, install.hpp) looks only there: an installed or moved tree must not
+// quietly read the source tree it was built from. A build tree's program reads its source tree.
+struct Place {
+  std::string dir, what;
+};
+Place presets_place() {
+  const Place installed{installed_data_dir("configs"), "in the installed tree aicore-sim runs from"};
+#ifdef AICORE_CONFIGS_DIR
+  if (!runs_installed()) return {AICORE_CONFIGS_DIR, "in the source tree aicore-sim was built from"};
+#endif
+  return installed;
+}
+
+// "preset 'atlas-a2' not found: no presets folder at /p/share/aicore-sim/configs (in the installed
+// tree aicore-sim runs from); set AICORE_CONFIGS_DIR to a configs/ folder"
+std::string no_presets_folder(const std::string& what, const std::string& name) {
+  const Place p = presets_place();
+  return what + " '" + name + "' not found: no presets folder at " + p.dir + " (" + p.what +
+         "); set AICORE_CONFIGS_DIR to a configs/ folder";
 }
 
 bool is_preset(const std::string& name) {
@@ -112,6 +135,7 @@ class Layers {
   // `base:` names a preset, or a file relative to the overlay that names it.
   std::string resolve_base(const detail::RawValue& base, const std::string& overlay) const {
     if (is_preset(base.text)) {
+      if (configs_dir_.empty()) throw InputError(base.loc, no_presets_folder("base preset", base.text));
       const std::string path = preset_path(base.text, configs_dir_);
       std::error_code ec;
       if (!fs::exists(path, ec))
@@ -181,16 +205,16 @@ std::string preset_path(const std::string& preset, const std::string& configs_di
 
 std::string default_configs_dir() {
   if (const char* env = std::getenv("AICORE_CONFIGS_DIR"); env && *env) return env;
-#ifdef AICORE_CONFIGS_DIR
-  return AICORE_CONFIGS_DIR;
-#else
-  return "configs";
-#endif
+  const Place p = presets_place();
+  std::error_code ec;
+  return fs::is_directory(p.dir, ec) ? p.dir : "";
 }
 
 Loaded load_with_changes(const std::string& preset_or_path, const std::vector<std::string>& sets,
                          const std::string& configs_dir) {
   if (is_preset(preset_or_path)) {
+    if (configs_dir.empty())
+      throw InputError(SourceLoc{"--config"}, no_presets_folder("preset", preset_or_path));
     const std::string path = preset_path(preset_or_path, configs_dir);
     std::error_code ec;
     if (!fs::exists(path, ec))

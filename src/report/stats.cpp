@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "aicore/common/version.hpp"
 #include "aicore/config/json.hpp"
 
 namespace aicore::report {
@@ -237,6 +238,7 @@ nlohmann::json stats_json(const model::ChipSummary& s, const StatsCollector& c, 
                           const RunInfo& info) {
   nlohmann::json j;
   j["trace"] = info.trace;
+  j["version"] = kVersion;  // of aicore-sim, which made the file
   j["status"] = info.status;
   j["completed"] = s.completed && info.status == "completed";
   if (!info.message.empty()) j["message"] = info.message;

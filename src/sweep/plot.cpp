@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "aicore/common/install.hpp"
 #include "command.hpp"
 
 namespace aicore::sweep {
@@ -20,13 +21,14 @@ std::string python() {
 }
 }  // namespace
 
+// As for the presets (config::default_configs_dir): an installed tree's own tools, else the
+// source tree's.
 std::string tools_dir() {
   if (const char* env = std::getenv("AICORE_TOOLS_DIR"); env && *env) return env;
 #ifdef AICORE_TOOLS_DIR
-  return AICORE_TOOLS_DIR;
-#else
-  return "tools";
+  if (!runs_installed()) return AICORE_TOOLS_DIR;
 #endif
+  return installed_data_dir("tools");
 }
 
 bool run_tool_script(const std::string& script_name, const std::vector<std::string>& args,
@@ -35,7 +37,7 @@ bool run_tool_script(const std::string& script_name, const std::vector<std::stri
   std::error_code ec;
   if (!fs::is_regular_file(script, ec)) {
     err << "aicore-sim " << who << ": error: --plot: " << script
-        << " not found (set AICORE_TOOLS_DIR to the repository's tools/ folder)\n";
+        << " not found (set AICORE_TOOLS_DIR to a tools/ folder of aicore-sim)\n";
     return false;
   }
   std::cout.flush();  // the script's "wrote ..." line comes after our summary

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "aicore/common/install.hpp"
+#include "aicore/common/temp_dir.hpp"
 #include "aicore/config/preset_text.hpp"
 #include "helpers.hpp"
 
@@ -149,6 +151,38 @@ TEST_CASE("default_configs_dir honours AICORE_CONFIGS_DIR", "[config][preset]") 
     ::setenv("AICORE_CONFIGS_DIR", saved.c_str(), 1);
   else
     ::unsetenv("AICORE_CONFIGS_DIR");
+}
+
+TEST_CASE("an installed tree reads only its own presets and says where it looked", "[config][preset]") {
+  const char* old = std::getenv("AICORE_CONFIGS_DIR");
+  const std::string saved = old ? old : "";
+  ::unsetenv("AICORE_CONFIGS_DIR");
+  const std::string source_tree = default_configs_dir();  // this test runs from the build tree
+  aicore::TempDir prefix("installed");
+  std::filesystem::create_directories(prefix.file("share/aicore-sim"));
+  aicore::set_install_prefix(prefix.path());
+  CHECK(aicore::runs_installed());
+  SECTION("no presets folder: loading a preset names the folder") {
+    CHECK(default_configs_dir().empty());
+    const std::string want = " not found: no presets folder at " + prefix.path() +
+                             "/share/aicore-sim/configs (in the installed tree aicore-sim runs from); set "
+                             "AICORE_CONFIGS_DIR to a configs/ folder";
+    CHECK(std::string(cfgtest::expect_input_error([] { load_with_changes("atlas-a2", {}, ""); }).what()) ==
+          "--config: error: preset 'atlas-a2'" + want);
+    // An overlay's base preset, as loaded from YAML text.
+    CHECK(std::string(cfgtest::expect_input_error([] {
+                        load_yaml_text("base: atlas-a3\n", "o.yaml", {}, "o.yaml");
+                      }).what()) == "o.yaml:1:7: error: base preset 'atlas-a3'" + want);
+  }
+  SECTION("its presets folder, not the source tree's") {
+    std::filesystem::create_directories(prefix.file("share/aicore-sim/configs"));
+    CHECK(default_configs_dir() == prefix.file("share/aicore-sim/configs"));
+    CHECK(default_configs_dir() != source_tree);
+  }
+  aicore::set_install_prefix("");
+  CHECK(!aicore::runs_installed());
+  CHECK(default_configs_dir() == source_tree);
+  if (old) ::setenv("AICORE_CONFIGS_DIR", saved.c_str(), 1);
 }
 
 TEST_CASE("the fixture loads into the right fields", "[config]") {

@@ -19,8 +19,10 @@ std::string preset_alias_of(const std::string& name);
 // The file a preset name loads.
 std::string preset_path(const std::string& preset, const std::string& configs_dir);
 
-// Where the presets are: $AICORE_CONFIGS_DIR when set and non-empty, else the source tree's
-// configs/ folder baked in at build time.
+// Where the presets are: $AICORE_CONFIGS_DIR when set and non-empty; else, for a program running
+// from an installed tree (common/install.hpp: P/share/aicore-sim exists), P/share/aicore-sim/configs;
+// else the source tree's configs/ folder baked in at build time. "" when that folder is missing:
+// loading a preset then fails saying where it looked.
 std::string default_configs_dir();
 
 // `preset_or_path` is a preset name or a YAML file path; `sets` are "a.b.c=value" strings applied
