@@ -1,5 +1,5 @@
 """A what-if study from Python (docs/python.md): the tiled 4:2 sparse GEMM on atlas-a2 over the GM
-read bandwidth and the per-row cost of GM writes, a loop of aicore_sim.run() calls, plotted with
+read bandwidth and the Fixpipe GM write bandwidth, a loop of aicore_sim.run() calls, plotted with
 matplotlib.   python3 sweep_two_keys.py [OUT.png]"""
 import itertools
 import os
@@ -17,22 +17,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRACE = os.path.join(HERE, "..", "..", "traces", "tiled_sparse_512x1024x512", "tiled_sparse_512x1024x512.trace")
 
 reads = [48, 96, 177.3, 256]  # gm.read.bytes_per_cycle (atlas-a2: 177.3)
-rows = [0, 35, 69.72]  # gm.write.row_cycles (atlas-a2: 69.72)
+writes = [16, 32, 128]  # gm.write.bytes_per_cycle, Fixpipe L0C -> GM (atlas-a2: 128)
 points = []
-for bw, rc in itertools.product(reads, rows):
-    r = aicore_sim.run(TRACE, set={"gm.read.bytes_per_cycle": bw, "gm.write.row_cycles": rc}, timing_only=True)
-    points.append({"read": bw, "row_cycles": rc, "cycles": r.cycles, "bound": r.bound_pipe,
+for bw, wr in itertools.product(reads, writes):
+    r = aicore_sim.run(TRACE, set={"gm.read.bytes_per_cycle": bw, "gm.write.bytes_per_cycle": wr}, timing_only=True)
+    points.append({"read": bw, "write": wr, "cycles": r.cycles, "bound": r.bound_pipe,
                    "mte2_busy": r.pipes["MTE2"]["busy_ratio"]})
 
-print(f"{'read B/cyc':>10} {'row cyc':>8} {'cycles':>8} {'bound':>5} {'MTE2 busy':>9}")
+print(f"{'read B/cyc':>10} {'write B/cyc':>11} {'cycles':>8} {'bound':>5} {'MTE2 busy':>9}")
 for p in points:
-    print(f"{p['read']:>10} {p['row_cycles']:>8} {p['cycles']:>8} {p['bound']:>5} {p['mte2_busy']:>9.2f}")
+    print(f"{p['read']:>10} {p['write']:>11} {p['cycles']:>8} {p['bound']:>5} {p['mte2_busy']:>9.2f}")
 
 fig, ax = plt.subplots(figsize=(5, 3.5))
-for rc in rows:
-    mine = [p for p in points if p["row_cycles"] == rc]
+for wr in writes:
+    mine = [p for p in points if p["write"] == wr]
     ax.plot([p["read"] for p in mine], [p["cycles"] / 1000 for p in mine], marker="o",
-            label=f"gm.write.row_cycles = {rc}")
+            label=f"gm.write.bytes_per_cycle = {wr}")
 ax.set_xlabel("gm.read.bytes_per_cycle")
 ax.set_ylabel("kilocycles")
 ax.set_title("tiled_sparse_512x1024x512 on atlas-a2")
