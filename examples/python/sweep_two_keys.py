@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRACE = os.path.join(HERE, "..", "..", "traces", "tiled_sparse_512x1024x512", "tiled_sparse_512x1024x512.trace")
 
 reads = [48, 96, 177.3, 256]  # gm.read.bytes_per_cycle (atlas-a2: 177.3)
-writes = [16, 32, 128]  # gm.write.bytes_per_cycle, Fixpipe L0C -> GM (atlas-a2: 128)
+writes = [4, 8, 128]  # gm.write.bytes_per_cycle, Fixpipe L0C -> GM (atlas-a2: 128)
 points = []
 for bw, wr in itertools.product(reads, writes):
     r = aicore_sim.run(TRACE, set={"gm.read.bytes_per_cycle": bw, "gm.write.bytes_per_cycle": wr}, timing_only=True)
