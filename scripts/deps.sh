@@ -9,8 +9,10 @@
 set -euo pipefail
 # The simulator itself: compiler, build tools, SystemC and the libraries src/ links.
 # python3-matplotlib draws `aicore-sim sweep --plot` and tools/plot_*.py; pybind11-dev, python3-dev
-# and python3-numpy build the Python API (python/aicore_sim, `import aicore_sim`).
-BASE=(build-essential cmake pkg-config ninja-build
+# and python3-numpy build the Python API (python/aicore_sim, `import aicore_sim`); `file` is what
+# cpack -G DEB runs (with dpkg-shlibdeps, from build-essential's dpkg-dev) to find the .deb's library
+# dependencies (a fresh root lacks it).
+BASE=(build-essential cmake pkg-config ninja-build file
       libsystemc-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev
       python3-matplotlib pybind11-dev python3-dev python3-numpy)
 # Benchmarks (bench/, AICORE_BENCH=ON): Google Benchmark and oneDNN. Debian's oneDNN CMake package
