@@ -126,6 +126,13 @@ class CoreChecker {
   void unit_flags_left_set();
   // Whether unit flags order the L0C accesses `first` and `second` (program order).
   static bool unit_ordered(const AccessRef& first, const AccessRef& second);
+  // What a hand-off teaches the waiting pipe (canonical order, before the access is checked).
+  void unit_knowledge(const isa::Instruction& in, size_t pipe);
+  // The knowledge a unitFlag=3 Mmad (to FIX) or Fixpipe (to M) hands over with its granules.
+  struct UnitHand {
+    std::shared_ptr<const Release> to_fix, to_m;
+    AccessRef from_mmad, from_fix;
+  };
 
   // Memory hazards (hazards.cpp).
   void process_memory(const isa::Instruction& in, size_t pipe);
@@ -212,6 +219,7 @@ class CoreChecker {
   std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
 
   std::vector<UnitGranule> unit_;  // L0C unit flags (grown on use)
+  std::vector<UnitHand> hands_;    // per granule, in canonical order (unit_knowledge)
   std::array<Buffer, isa::kSpaceCount> onchip_;
   std::vector<GmBuffer> gm_;  // per GM tensor
   FootprintCache footprints_;

@@ -91,6 +91,7 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
   }
   if (!redundant_[pipe].empty()) report_redundant(pipe);
+  unit_knowledge(in, pipe);
   Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), cells_of(in.op), &in.op};
   needed_.fill(false);
   seen_.fill(false);

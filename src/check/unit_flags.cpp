@@ -123,6 +123,48 @@ void CoreChecker::unit_flags(const isa::Instruction& in) {
   }
 }
 
+// A hand-off is a wait as well as an order: a Fixpipe with unitFlag starts only once the Mmad with
+// unitFlag=3 before it has written its cells, and a Mmad with unitFlag only once the Fixpipe with
+// unitFlag=3 has drained them. So the waiting pipe learns what the other knew, as from a flag
+// (not that the other pipe's earlier instructions are complete: the hand-off is per granule).
+// Without it a unitFlag kernel, which has no M_FIX / FIX_M flags at all, would never let FIX learn
+// that MTE2 read its GM inputs, and those reads would pile up against every later GM write.
+void CoreChecker::unit_knowledge(const isa::Instruction& in, size_t pipe) {
+  const uint8_t uf = unit_flag(in.op);
+  const bool fix = pipe == static_cast<size_t>(isa::Pipe::FIX);
+  if (uf < isa::kUnitFlagKeep || (!fix && pipe != static_cast<size_t>(isa::Pipe::M))) return;
+  const std::vector<uint32_t> granules = isa::unit_flag_granules(in.op);
+  const uint32_t limit =
+      static_cast<uint32_t>(opt_.capacity[static_cast<size_t>(isa::Space::L0C)] / isa::kUnitFlagBytes);
+  const AccessRef at = ref_of(in);
+  const Release* learnt = nullptr;
+  for (const uint32_t g : granules) {
+    if (g >= limit) return;  // the model faults here
+    if (g >= hands_.size()) hands_.resize(g + size_t{1});
+    UnitHand& h = hands_[g];
+    std::shared_ptr<const Release>& from = fix ? h.to_fix : h.to_m;
+    const AccessRef& who = fix ? h.from_mmad : h.from_fix;
+    if (!from || who.index >= at.index) continue;  // nothing handed over (yet, in program order)
+    if (from.get() != learnt) {
+      const ViaRef via(&pool_, pool_.make(SyncDesc{at, AccessRef{}, in.op, true}));
+      bool raised = false;
+      for (size_t r = 0; r < from->size(); ++r) raise(known_[pipe][r], (*from)[r], via, raised);
+      via->raised = raised;
+      learnt = from.get();
+    }
+    from.reset();  // learnt once: later steps of the same cells know it already
+  }
+  if (uf != isa::kUnitFlagFlip) return;
+  auto rel = std::make_shared<Release>();
+  for (size_t r = 0; r < rel->size(); ++r) (*rel)[r] = Known{known_[pipe][r].before, known_[pipe][r].last};
+  for (const uint32_t g : granules) {
+    if (g >= hands_.size()) hands_.resize(g + size_t{1});
+    UnitHand& h = hands_[g];
+    (fix ? h.to_m : h.to_fix) = rel;
+    (fix ? h.from_fix : h.from_mmad) = at;
+  }
+}
+
 void CoreChecker::unit_misuse(const AccessRef& at, const AccessRef& other, const std::string& summary,
                               const std::string& fix, uint32_t granule) {
   const ReportKey key = key_of(ReportKind::UnitFlagMisuse, core_, other, core_, at, isa::Space::L0C);

@@ -64,7 +64,9 @@ std::string gen_usage(const std::string& program) {
          "                      in [-1, 1), .out c.bin to compare with c_golden.bin within c_tolerance.bin\n"
          "  --timing-only       the trace alone, no data files (GM tensors start as zeros)\n"
          "  --blocks N          with --timing-only: only the first N output blocks (they all cost the "
-         "same)\n";
+         "same)\n"
+         "  --cores N --split MxN  N cores (N = M x N parts of C): DIR/kernel.yaml and DIR/coreI.trace;\n"
+         "                      core I computes part (I / N, I % N), parts 16-aligned, the last ones shorter\n";
 }
 
 namespace {

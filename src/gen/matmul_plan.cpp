@@ -66,7 +66,41 @@ void check_base(const MatmulShape& s, const MatmulOptions& o) {
         kib(kL1Bytes / o.l1_buffers) + " available");
 }
 
+// Blocks and L0C buffering of the plan's window of C.
+void set_window(MatmulPlan& p) {
+  const uint32_t rows = p.m_end - p.m_begin, cols = p.n_end - p.n_begin;
+  p.m_blocks = static_cast<uint32_t>(ceil_div(rows, p.opt.base_m));
+  p.n_blocks = static_cast<uint32_t>(ceil_div(cols, p.opt.base_n));
+  const uint64_t bm = std::min(p.opt.base_m, rows), bn = std::min(p.opt.base_n, cols);
+  p.l0c_buffers = bm * bn * 4 * 2 <= kL0CBytes && p.blocks() > 1 ? 2 : 1;
+}
+
+uint32_t part_size(uint32_t whole, uint32_t parts) {
+  return static_cast<uint32_t>(ceil_div(ceil_div(whole, parts), 16) * 16);
+}
+
 }  // namespace
+
+MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core) {
+  if (split_m == 0 || split_n == 0) bad("--split MxN needs positive M and N");
+  const uint32_t pm = part_size(whole.shape.M, split_m), pn = part_size(whole.shape.N, split_n);
+  const uint32_t i = core / split_n, j = core % split_n;
+  if (uint64_t{pm} * (split_m - 1) >= whole.shape.M || uint64_t{pn} * (split_n - 1) >= whole.shape.N)
+    bad("--split " + std::to_string(split_m) + "x" + std::to_string(split_n) +
+        " leaves cores without work: " + std::to_string(whole.shape.M) + " x " +
+        std::to_string(whole.shape.N) + " cut in parts of " + std::to_string(pm) + " x " +
+        std::to_string(pn) + " (16-row/column multiples) fills fewer than " + std::to_string(split_m) +
+        " x " + std::to_string(split_n) + " parts; choose a smaller split");
+  MatmulPlan p = whole;
+  p.m_begin = i * pm;
+  p.m_end = std::min(whole.shape.M, p.m_begin + pm);
+  p.n_begin = j * pn;
+  p.n_end = std::min(whole.shape.N, p.n_begin + pn);
+  p.core = core;
+  p.cores = split_m * split_n;
+  set_window(p);
+  return p;
+}
 
 std::string MatmulPlan::describe() const {
   std::string s = std::to_string(shape.M) + "x" + std::to_string(shape.K) + "x" + std::to_string(shape.N) +
@@ -77,6 +111,10 @@ std::string MatmulPlan::describe() const {
                   std::to_string(opt.l1_buffers) + ", L0A/L0B x" + std::to_string(opt.l0_buffers) +
                   ", L0C x" + std::to_string(l0c_buffers) + ", C " + isa::to_string(shape.c_dtype) +
                   (opt.unit_flag ? ", unitFlag" : ", M_FIX/FIX_M flags");
+  if (cores > 1)
+    s += "; core " + std::to_string(core) + " of " + std::to_string(cores) + ": C rows " +
+         std::to_string(m_begin) + "+" + std::to_string(m_end - m_begin) + ", cols " +
+         std::to_string(n_begin) + "+" + std::to_string(n_end - n_begin);
   if (emitted_blocks() < blocks()) s += "; only the first " + std::to_string(emitted_blocks()) + " blocks";
   return s;
 }
@@ -87,12 +125,11 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt) 
   MatmulPlan p;
   p.shape = shape;
   p.opt = opt;
-  p.m_blocks = static_cast<uint32_t>(ceil_div(shape.M, opt.base_m));
-  p.n_blocks = static_cast<uint32_t>(ceil_div(shape.N, opt.base_n));
+  p.m_end = shape.M;
+  p.n_end = shape.N;
   p.k_steps = static_cast<uint32_t>(ceil_div(shape.K, opt.base_k));
-  const uint64_t bm = std::min(opt.base_m, shape.M), bn = std::min(opt.base_n, shape.N),
-                 bk = std::min(opt.base_k, shape.K);
-  p.l0c_buffers = bm * bn * 4 * 2 <= kL0CBytes && p.blocks() > 1 ? 2 : 1;
+  set_window(p);
+  const uint64_t bm = std::min(opt.base_m, shape.M), bk = std::min(opt.base_k, shape.K);
   p.l1_b = bm * bk * 2;  // 512-byte multiple: both sides are multiples of 16
   p.l1_slot = kL1Bytes / 2;
   p.l0a_slot = kL0ABytes / 2;

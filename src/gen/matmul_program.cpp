@@ -58,11 +58,11 @@ class Builder {
   Step make_step(uint64_t block, uint32_t kt, uint64_t t) const {
     const auto& o = p_.opt;
     Step st;
-    st.m0 = static_cast<uint32_t>(block / p_.n_blocks) * o.base_m;
-    st.n0 = static_cast<uint32_t>(block % p_.n_blocks) * o.base_n;
+    st.m0 = p_.m_begin + static_cast<uint32_t>(block / p_.n_blocks) * o.base_m;
+    st.n0 = p_.n_begin + static_cast<uint32_t>(block % p_.n_blocks) * o.base_n;
     st.k0 = kt * o.base_k;
-    st.mr = std::min(o.base_m, s_.M - st.m0);
-    st.nr = std::min(o.base_n, s_.N - st.n0);
+    st.mr = std::min(o.base_m, p_.m_end - st.m0);
+    st.nr = std::min(o.base_n, p_.n_end - st.n0);
     st.kr = std::min(o.base_k, s_.K - st.k0);
     st.first_k = kt == 0;
     st.last_k = kt + 1 == p_.k_steps;

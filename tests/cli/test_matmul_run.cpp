@@ -52,6 +52,26 @@ TEST_CASE("gen --dtype: exact data passes .expect bit for bit", "[cli][gen][matm
   }
 }
 
+TEST_CASE("gen --dtype --cores N --split MxN: the cores' parts of C pass .expect bit for bit",
+          "[cli][gen][matmul][cores]") {
+  TempDir d;
+  // 96 x 160 in 2 x 2 parts of 48 x 80 with 32 x 48 base blocks: every part has a short block
+  // row (16) and a short block column (32); the golden is the whole product, made independently.
+  const auto g = harness::run(
+      "gen --dtype half --m 96 --k 64 --n 160 --cores 4 --split 2x2 --base 32x48x32 --out " + d.file("k"));
+  INFO(g.out << g.err);
+  REQUIRE(g.status == 0);
+  CHECK(g.out.find("4 cores, ") != std::string::npos);
+  const auto r = harness::run("run " + d.file("k/kernel.yaml") + " --out " + d.file("out"));
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("expect c: match (30720 bytes)") != std::string::npos);
+  std::ifstream f(d.file("out/stats.json"));
+  const auto j = nlohmann::json::parse(f);
+  REQUIRE(j["cores"].size() == 4);
+  for (const auto& c : j["cores"]) CHECK(c["pipes"]["FIX"]["instructions"].get<uint64_t>() == 4);
+}
+
 TEST_CASE("gen --dtype --values random: out/c.bin within c_tolerance.bin of c_golden.bin",
           "[cli][gen][matmul]") {
   TempDir d;

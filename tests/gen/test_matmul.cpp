@@ -3,6 +3,7 @@
 // flag shows up as a wrong result: on-chip buffers start as garbage), and the command line.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -200,6 +201,45 @@ TEST_CASE("matmul: random data matches the golden within the documented toleranc
     }
 }
 
+TEST_CASE("matmul: core_plan cuts C into 16-aligned parts, the last row/column of parts shorter",
+          "[gen][matmul][cores]") {
+  gen::MatmulShape s;
+  s.M = 8192;
+  s.K = 64;
+  s.N = 8192;
+  const gen::MatmulPlan whole = gen::make_matmul_plan(s, gen::MatmulOptions{});
+  // 8192 / 4 = 2048 rows a part; 8192 / 6 = 1365.3 -> 1376 columns (16-aligned), the sixth 1312.
+  const gen::MatmulPlan c0 = gen::core_plan(whole, 4, 6, 0), c5 = gen::core_plan(whole, 4, 6, 5),
+                        c23 = gen::core_plan(whole, 4, 6, 23), c7 = gen::core_plan(whole, 4, 6, 7);
+  CHECK(c0.m_begin == 0);
+  CHECK(c0.m_end == 2048);
+  CHECK(c0.n_begin == 0);
+  CHECK(c0.n_end == 1376);
+  CHECK(c5.n_begin == 5 * 1376);
+  CHECK(c5.n_end == 8192);
+  CHECK(c7.m_begin == 2048);
+  CHECK(c7.n_begin == 1376);
+  CHECK(c23.m_begin == 6144);
+  CHECK(c23.m_end == 8192);
+  CHECK(c0.m_blocks == 16);
+  CHECK(c0.n_blocks == 6);  // 1376 = 5 x 256 + 96
+  CHECK(c5.n_blocks == 6);  // 1312 = 5 x 256 + 32
+  // Every C element belongs to exactly one core.
+  s.M = 80;
+  s.N = 48;
+  const gen::MatmulPlan small = gen::make_matmul_plan(s, gen::MatmulOptions{});
+  std::vector<int> owner(80 * 48, 0);
+  for (uint32_t c = 0; c < 6; ++c) {
+    const gen::MatmulPlan p = gen::core_plan(small, 3, 2, c);
+    for (uint32_t i = p.m_begin; i < p.m_end; ++i)
+      for (uint32_t j = p.n_begin; j < p.n_end; ++j) ++owner[i * 48 + j];
+  }
+  CHECK(std::count(owner.begin(), owner.end(), 1) == 80 * 48);
+  CHECK_THROWS_WITH(
+      gen::core_plan(small, 6, 1, 0),
+      Catch::Contains("--split 6x1 leaves cores without work: 80 x 48 cut in parts of 16 x 48"));
+}
+
 TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
   auto run = [](const std::vector<std::string>& args) {
     std::ostringstream o, e;
@@ -234,6 +274,21 @@ TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
   r = run(with({"--c-dtype", "int8"}));
   CHECK(first_line(r.second) ==
         "gen: error: --c-dtype must be half, bf16 or float (the type Fixpipe writes C in), not 'int8'");
+  r = run(with({"--cores", "4"}));
+  CHECK(first_line(r.second) == "gen: error: --cores 4 needs --split MxN (e.g. --split 4x6 for 24 cores)");
+  r = run(with({"--cores", "4", "--split", "2x3"}));
+  CHECK(first_line(r.second) ==
+        "gen: error: --split 2x3 makes 6 parts for --cores 4: one part per core (M x N = cores)");
+  r = run(with({"--cores", "4", "--split", "4"}));
+  CHECK(first_line(r.second) ==
+        "gen: error: --split must be MxN (parts of C along M and N, e.g. 4x6), not '4'");
+  r = run(with({"--cores", "4", "--split", "0x4"}));
+  CHECK(first_line(r.second) ==
+        "gen: error: --split must be MxN (parts of C along M and N, e.g. 4x6), not '0x4'");
+  r = run(with({"--cores", "8", "--split", "8x1"}));
+  CHECK(first_line(r.second) ==
+        "gen: error: --split 8x1 leaves cores without work: 64 x 64 cut in parts of 16 x 64 (16-row/column "
+        "multiples) fills fewer than 8 x 1 parts; choose a smaller split");
   r = run(with({"--unit-flag", "yes"}));
   CHECK(
       first_line(r.second) ==

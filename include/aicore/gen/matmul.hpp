@@ -49,6 +49,10 @@ struct MatmulPlan {
   uint32_t l0c_buffers = 1;        // 2 when two C blocks fit in L0C
   uint64_t l1_slot = 0, l1_b = 0;  // L1 slot stride; B tile offset in a slot
   uint64_t l0a_slot = 0, l0b_slot = 0, l0c_slot = 0;
+  // The part of C this core computes: rows [m_begin, m_end), columns [n_begin, n_end) (all of C
+  // on one core). GM offsets and strides stay those of the whole matrices.
+  uint32_t m_begin = 0, m_end = 0, n_begin = 0, n_end = 0;
+  uint32_t core = 0, cores = 1;
 
   uint64_t blocks() const { return uint64_t{m_blocks} * n_blocks; }
   uint64_t emitted_blocks() const { return opt.blocks && opt.blocks < blocks() ? opt.blocks : blocks(); }
@@ -58,6 +62,13 @@ struct MatmulPlan {
 // Validates the shape and options (multiples of 16, field ranges, buffer capacities). Throws
 // aicore::InputError at "gen" naming the offending option and the limit.
 MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt);
+
+// Core `core`'s share when `whole`'s C is split into split_m x split_n single-core parts (core c
+// takes part (c / split_n, c % split_n), as the best-practice kernel's block index does): parts of
+// ceil(M / split_m) rows and ceil(N / split_n) columns, rounded up to 16 (the ND2NZ copies and the
+// Cube work in 16-row fractals), the last row and column of parts taking what is left. Throws
+// InputError when a part would be empty (too many parts for the matrix).
+MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core);
 
 uint64_t matmul_bytes_a(const MatmulPlan& p);
 uint64_t matmul_bytes_b(const MatmulPlan& p);
