@@ -109,6 +109,29 @@ def test_a_study_file_gives_the_clis_results(tmp_path):
     assert all((tmp_path / "py" / "points" / r["id"] / "stats.json").exists() for r in rows)
 
 
+def test_a_dict_with_every_kind_of_value_is_the_study_its_yaml_is(tmp_path):
+    # set, a zip group, a range, run_args: the dict's YAML text, run by the CLI, gives the same
+    # points and cycles; and the text is what a user would write.
+    study = {"traces": [SEED], "timing_only": True, "set": {"cube.head_cycles": 0},
+             "zip": [{"mte1.to_l0a.bytes_per_cycle": [64, 128], "mte1.to_l0b.bytes_per_cycle": [64, 128]}],
+             "grid": {"gm.read.bytes_per_cycle": {"from": 32, "to": 128, "times": 2}},
+             "run_args": ["--check=warn"]}
+    text = aicore_sim._sweep.study_text(study)
+    assert text == (f"traces: [{SEED}]\ntiming_only: true\nset:\n  cube.head_cycles: 0\nzip:\n  -\n"
+                    "    mte1.to_l0a.bytes_per_cycle: [64, 128]\n    mte1.to_l0b.bytes_per_cycle: [64, 128]\n"
+                    "grid:\n  gm.read.bytes_per_cycle: {from: 32, to: 128, times: 2}\n"
+                    'run_args: ["--check=warn"]\n')
+    (tmp_path / "s.yaml").write_text(text)
+    p = cli("sweep", str(tmp_path / "s.yaml"), "--out", str(tmp_path / "cli"), "-q", "-j", "2")
+    assert p.returncode == 0, p.stderr
+    with open(tmp_path / "cli" / "results.csv") as f:
+        want = list(csv.DictReader(f))
+    rows = aicore_sim.sweep(study, jobs=2, as_dataframe=False)
+    assert len(rows) == len(want) == 6  # 2 zip settings x 3 read bandwidths
+    assert [(r["id"], str(r["cycles"])) for r in rows] == [(w["id"], w["cycles"]) for w in want]
+    assert sorted({r["gm.read.bytes_per_cycle"] for r in rows}) == [32, 64, 128]
+
+
 def test_out_resumes_and_force_runs_again(tmp_path):
     first = aicore_sim.sweep(GRID, jobs=2, out=tmp_path / "o", as_dataframe=False)
     again = aicore_sim.sweep(GRID, jobs=2, out=tmp_path / "o", as_dataframe=False)
