@@ -28,5 +28,5 @@ if(AICORE_PYTHON_BUILT)
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${deps}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib")  # sweep --plot, tools/plot_*.py, docs/python.md
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-pandas")        # Result.instructions() as a DataFrame
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-pandas")        # Result.instructions() and sweep() as DataFrames
 include(CPack)

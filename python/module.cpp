@@ -2,10 +2,12 @@
 // session::run_in_child: SystemC elaborates one model per process, so the Python process never
 // simulates itself and can run any number of simulations, from any number of threads. The GIL is
 // released while a child simulates. Results cross as the session's JSON (session::to_json), which
-// the Python side (aicore_sim/__init__.py) turns into a Result.
+// the Python side (aicore_sim/__init__.py) turns into a Result. sweep() and gen() run the sweep
+// library (each point a forked worker) and the generator (studies.cpp), also without the GIL.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "aicore/session/config.hpp"
 #include "aicore/session/process.hpp"
 #include "aicore/session/session.hpp"
+#include "studies.hpp"
 
 namespace py = pybind11;
 using namespace aicore;
@@ -85,6 +88,38 @@ py::tuple load_config(const std::string& preset_or_path, const std::vector<std::
   }
 }
 
+// A study's results table as JSON text ({columns, rows, ...}: python::run_sweep). The GIL is
+// released for the whole sweep: validation, generation and every point.
+py::bytes sweep(const std::string& study, const std::string& text, const std::string& out_dir, int jobs,
+                bool force, bool progress) {
+  python::SweepRequest q{study, text, out_dir, jobs, force, progress, nullptr};
+  // Ctrl-C: Python's handler may have taken the SIGINT (another thread received it); asking Python
+  // whether a signal came stops the sweep as the SIGINT itself would. Python raises KeyboardInterrupt.
+  q.stop = [] {
+    py::gil_scoped_acquire held;
+    if (PyErr_CheckSignals() == 0) return 0;
+    PyErr_Clear();
+    return SIGINT;
+  };
+  python::SweepOutcome o;
+  {
+    py::gil_scoped_release released;
+    o = python::run_sweep(q);
+  }
+  if (!o.error.empty()) raise_input_error(o.error);
+  return py::bytes(o.json);
+}
+
+// (exit status, stdout text, stderr text) of `aicore-sim gen ARGS`.
+py::tuple gen(const std::vector<std::string>& args) {
+  python::GenOutcome o;
+  {
+    py::gil_scoped_release released;
+    o = python::run_gen(args);
+  }
+  return py::make_tuple(o.status, o.out, o.err);
+}
+
 }  // namespace
 
 // libsystemc.so refers to sc_main (for its own main(), which python3 never runs); the dynamic
@@ -109,4 +144,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("window"), py::arg("keep_instructions"), py::arg("keep_tensors"), py::arg("verbosity"));
   m.def("run", &run, py::arg("path"), py::arg("options"));
   m.def("load_config", &load_config, py::arg("preset_or_path"), py::arg("sets"));
+  m.def("sweep", &sweep, py::arg("study"), py::arg("text"), py::arg("out_dir"), py::arg("jobs"),
+        py::arg("force"), py::arg("progress"));
+  m.def("gen", &gen, py::arg("args"));
 }

@@ -14,6 +14,7 @@
 #include "aicore/sweep/progress.hpp"
 #include "aicore/sweep/slurm.hpp"
 #include "aicore/sweep/summary.hpp"
+#include "aicore/sweep/work.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "sweep_support.hpp"
@@ -32,45 +33,6 @@ struct SweepArgs {
   size_t chunk = 0;
   bool force = false, plot = false, quiet = false, dry_run = false;
 };
-
-// Points to run now and the records of those that are done.
-struct Work {
-  std::vector<JobInfo> jobs;
-  std::vector<std::optional<Record>> records;  // per point
-  size_t skipped = 0;
-};
-
-Work collect(const Plan& plan, const SweepArgs& a) {
-  Work w;
-  w.records.resize(plan.points.size());
-  std::map<std::string, bool> queued;
-  for (const Point& p : plan.points) {
-    if (queued.count(p.id)) continue;  // a repeated point: its twin's run stands for it
-    queued[p.id] = true;
-    const std::string dir = (fs::absolute(fs::path(a.out_dir)) / "points" / p.id).lexically_normal().string();
-    const auto r = read_record(dir);
-    if (!a.force && r && r->id == p.id && is_final(*r)) {
-      w.records[p.index] = r;
-      ++w.skipped;
-      continue;
-    }
-    nlohmann::json values = nlohmann::json::object();
-    for (const auto& [k, v] : plan.values(p)) values[k] = v;
-    w.jobs.push_back(JobInfo{p.id, dir, values, plan.run_args(p, dir), plan.study.timeout_s});
-  }
-  return w;
-}
-
-// Every point gets the record of its id (repeated points share one).
-void fill_records(const Plan& plan, Work& w, const std::map<std::string, Record>& fresh) {
-  std::map<std::string, Record> by_id = fresh;
-  for (const auto& r : w.records)
-    if (r) by_id.emplace(r->id, *r);
-  for (const Point& p : plan.points) {
-    const auto it = by_id.find(p.id);
-    if (it != by_id.end()) w.records[p.index] = it->second;
-  }
-}
 
 struct Executed {
   std::map<std::string, Record> records;
@@ -211,7 +173,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     prepare_out_dir(a.study, a.out_dir);
     generate_cases(plan);
     assign_ids(plan);
-    Work w = collect(plan, a);
+    Work w = collect(plan, a.out_dir, a.force);
     Progress progress(w.jobs.size(), !a.quiet, isatty(2) != 0, err);
     if (!a.quiet && w.skipped)
       err << "sweep: " << w.skipped << " of " << plan.points.size()

@@ -147,6 +147,16 @@ Plan load_plan(const std::string& study_path, const std::string& out_dir) {
   return plan;
 }
 
+Plan load_plan_text(const std::string& text, const std::string& path, const std::string& base_dir,
+                    const std::string& out_dir) {
+  ErrorSink errors;
+  Study s = detail::parse_into(text, path, errors);
+  s.dir = base_dir;
+  Plan plan = plan_with(std::move(s), out_dir, errors);
+  errors.throw_if_any();
+  return plan;
+}
+
 void assign_ids(Plan& plan) {
   for (Input& in : plan.inputs) in.hash = input_hash(in.path);
   std::map<std::string, size_t> first;

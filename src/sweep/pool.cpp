@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <vector>
 
 namespace aicore::sweep {
 
@@ -21,7 +22,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 constexpr int kInternalError = 70;  // an exception escaped run: recorded as crashed
-constexpr auto kTick = std::chrono::milliseconds(250);
 
 struct Running {
   size_t job;
@@ -115,8 +115,9 @@ class Pool {
              running_.size() < static_cast<size_t>(std::max(1, o_.workers)))
         start(next++, old);
       if (running_.empty()) continue;
-      const int sig = wait_signal(set);
-      if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+      int sig = wait_signal(set);
+      if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP && o_.stop) sig = o_.stop();
+      if (!interrupted && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)) {
         interrupted = sig;
         kill_all();
       }
@@ -163,7 +164,7 @@ class Pool {
   }
 
   int wait_signal(const sigset_t& set) {
-    auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(kTick);
+    auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::milliseconds(o_.wake_ms));
     const auto now = Clock::now();
     for (const auto& [pid, r] : running_)
       if (r.deadline != Clock::time_point::max())
@@ -173,13 +174,15 @@ class Pool {
     return sigtimedwait(&set, nullptr, &ts);
   }
 
+  // Only the pool's own children, by pid: a host process (the Python API's, a notebook's) may have
+  // children of its own whose exit statuses are not the pool's to take.
   void reap() {
-    for (;;) {
+    std::vector<pid_t> pids;
+    for (const auto& [pid, r] : running_) pids.push_back(pid);
+    for (const pid_t pid : pids) {
       int st = 0;
-      const pid_t pid = waitpid(-1, &st, WNOHANG);
-      if (pid <= 0) return;
+      if (waitpid(pid, &st, WNOHANG) != pid) continue;
       const auto it = running_.find(pid);
-      if (it == running_.end()) continue;
       const Running r = it->second;
       running_.erase(it);
       const double sim_seconds = read_sim_seconds(r.time_pipe);

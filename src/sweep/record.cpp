@@ -125,6 +125,7 @@ nlohmann::json metrics_from_stats(const nlohmann::json& st) {
     nlohmann::json stall = nlohmann::json::object();
     for (const auto& [pipe, p] : st["pipes"].items()) {
       if (!p.is_object()) continue;
+      if (p.contains("busy_cycles")) add_number(m, "busy_cycles." + pipe, p["busy_cycles"]);
       if (p.contains("busy_ratio")) add_number(m, "busy_ratio." + pipe, p["busy_ratio"]);
       if (!p.contains("wait_cycles") || !p["wait_cycles"].is_object()) continue;
       for (const auto& [cause, n] : p["wait_cycles"].items()) {

@@ -37,7 +37,7 @@ for f in /usr/bin/aicore-sim /usr/share/aicore-sim/configs/arch2201.yaml /usr/sh
   grep -qx "$f" "$tmp/files" || fail "the package lacks $f"
 done
 if [ -n "$python" ]; then
-  for f in __init__.py _install.py _run.py _result.py _config.py _errors.py py.typed _core.pyi; do
+  for f in __init__.py _install.py _run.py _result.py _config.py _errors.py _sweep.py _gen.py py.typed _core.pyi; do
     grep -qx "/usr/lib/python3/dist-packages/aicore_sim/$f" "$tmp/files" || fail "the package lacks aicore_sim/$f"
   done
   grep -Eqx '/usr/lib/python3/dist-packages/aicore_sim/_core\.cpython-[0-9]+-.*\.so' "$tmp/files" \

@@ -35,9 +35,10 @@ TEST_CASE("a two-key study: one row per point, equal to the points' own runs", "
   std::vector<std::string> header;
   const auto rows = read_csv(d.file("out/results.csv"), &header);
   REQUIRE(rows.size() == 6);
-  for (const char* col : {"point", "id", "trace", "config", "gm.read.bytes_per_cycle", "cube.head_cycles",
-                          "status", "exit_code", "cycles", "time_us", "bound_pipe", "busy_ratio.MTE2",
-                          "stall_cycles.flag", "mac_utilisation", "bytes.GM->L1", "message"})
+  for (const char* col :
+       {"point", "id", "trace", "config", "gm.read.bytes_per_cycle", "cube.head_cycles", "status",
+        "exit_code", "cycles", "time_us", "bound_pipe", "busy_cycles.MTE2", "busy_ratio.MTE2",
+        "stall_cycles.flag", "mac_utilisation", "bytes.GM->L1", "message"})
     CHECK(std::find(header.begin(), header.end(), col) != header.end());
   for (const auto& row : rows) {
     INFO("point " << row.at("point"));
@@ -46,6 +47,8 @@ TEST_CASE("a two-key study: one row per point, equal to the points' own runs", "
     const auto stats = read_json(d.file("out/points/" + row.at("id") + "/stats.json"));
     CHECK(row.at("cycles") == std::to_string(stats["cycles"].get<uint64_t>()));
     CHECK(row.at("bound_pipe") == stats["summary"]["bound_pipe"].get<std::string>());
+    CHECK(row.at("busy_cycles.MTE2") ==
+          std::to_string(stats["pipes"]["MTE2"]["busy_cycles"].get<uint64_t>()));
     CHECK(row.at("bytes.GM->L1") == std::to_string(stats["paths"]["GM->L1"]["bytes"].get<uint64_t>()));
     CHECK(stats["config"]["gm"]["read"]["bytes_per_cycle"].get<double>() ==
           std::stod(row.at("gm.read.bytes_per_cycle")));

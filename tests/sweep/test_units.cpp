@@ -83,7 +83,7 @@ TEST_CASE("metrics come from stats.json's top-level fields; stalls are summed ov
           "[sweep][record]") {
   const auto st = nlohmann::json::parse(R"({
     "cycles": 100, "time_us": 0.05, "instructions": 7, "summary": {"bound_pipe": "MTE2"},
-    "pipes": {"MTE2": {"busy_ratio": 0.9, "wait_cycles": {"flag": 3, "port": 1}},
+    "pipes": {"MTE2": {"busy_cycles": 90, "busy_ratio": 0.9, "wait_cycles": {"flag": 3, "port": 1}},
               "M": {"busy_ratio": 0.5, "wait_cycles": {"flag": 4}}},
     "cube": {"mac_utilisation": 0.25}, "paths": {"GM->L1": {"bytes": 4096}},
     "cores": [{"cycles": 100}]})");
@@ -91,6 +91,8 @@ TEST_CASE("metrics come from stats.json's top-level fields; stalls are summed ov
   CHECK(m["cycles"] == 100);
   CHECK(m["bound_pipe"] == "MTE2");
   CHECK(m["busy_ratio.MTE2"] == 0.9);
+  CHECK(m["busy_cycles.MTE2"] == 90);
+  CHECK_FALSE(m.contains("busy_cycles.M"));  // absent from its stats.json: left out
   CHECK(m["stall_cycles.flag"] == 7);
   CHECK(m["stall_cycles.port"] == 1);
   CHECK(m["mac_utilisation"] == 0.25);

@@ -57,6 +57,11 @@ struct Plan {
 Plan make_plan(Study study, const std::string& out_dir);
 // Parses the study file and makes its plan, reporting the problems of both steps together.
 Plan load_plan(const std::string& study_path, const std::string& out_dir);
+// The same from a study's text already in memory (the Python API's dict studies): `path` names it
+// in messages and gives the default name; relative paths are relative to `base_dir` ("" = the
+// current directory), not to the folder of `path`.
+Plan load_plan_text(const std::string& text, const std::string& path, const std::string& base_dir,
+                    const std::string& out_dir);
 
 // After generated cases exist: hashes every input and gives each point its id. Points whose runs
 // would be identical (same input, same resolved config) share an id; a warning says so.

@@ -46,9 +46,9 @@ struct Record {
 // the run wrote none, the first error line of its log (DIR/run.log).
 Record make_record(const JobInfo& job, const Outcome& outcome);
 
-// The flat metrics of a stats.json: cycles, time_us, instructions, bound_pipe, busy_ratio.PIPE,
-// stall_cycles.CAUSE (summed over pipes), mac_utilisation, bytes.PATH. Top-level fields only;
-// whatever is missing is left out.
+// The flat metrics of a stats.json: cycles, time_us, instructions, bound_pipe, busy_cycles.PIPE,
+// busy_ratio.PIPE, stall_cycles.CAUSE (summed over pipes), mac_utilisation, bytes.PATH. Top-level
+// fields only; whatever is missing is left out.
 nlohmann::json metrics_from_stats(const nlohmann::json& stats);
 
 nlohmann::json to_json(const Record& r);
