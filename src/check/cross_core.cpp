@@ -15,21 +15,43 @@ void CrossCore::record(uint16_t core, const isa::AccessList& acc, const AccessRe
   }
 }
 
+// Every core's map flattened once, and only where some core writes the tensor: a tensor that
+// two cores only read cannot race (24 cores reading the same inputs are 276 pairs to skip).
 void CrossCore::finish() {
+  flats_.assign(maps_.size(), {});
+  for (uint16_t c = 0; c < maps_.size(); ++c) flats_[c].resize(maps_[c].size());
+  std::vector<bool> written;
+  for (uint16_t c = 0; c < maps_.size(); ++c)
+    for (uint32_t t = 0; t < maps_[c].size(); ++t) {
+      bool any = false;
+      maps_[c][t].for_each([&](uint64_t, uint64_t, const Cell& x) { any = any || x.first_write.valid(); });
+      if (t >= written.size()) written.resize(t + size_t{1}, false);
+      if (any) written[t] = true;
+    }
   for (uint16_t c1 = 0; c1 < maps_.size(); ++c1)
     for (uint16_t c2 = c1 + 1; c2 < maps_.size(); ++c2)
-      for (uint32_t t = 0; t < maps_[c1].size() && t < maps_[c2].size(); ++t)
-        compare(t, c1, maps_[c1][t], c2, maps_[c2][t]);
+      for (uint32_t t = 0; t < maps_[c1].size() && t < maps_[c2].size(); ++t) {
+        if (!written[t]) continue;
+        const Flat &a = flat(c1, t), &b = flat(c2, t);
+        if (a.writes || b.writes) compare(t, c1, a, c2, b);
+      }
+  flats_.clear();
 }
 
-void CrossCore::compare(uint32_t tensor, uint16_t c1, const Map& m1, uint16_t c2, const Map& m2) {
-  struct Piece {
-    uint64_t lo, hi;
-    Cell cell;
-  };
-  std::vector<Piece> a, b;
-  m1.for_each([&](uint64_t lo, uint64_t hi, const Cell& c) { a.push_back({lo, hi, c}); });
-  m2.for_each([&](uint64_t lo, uint64_t hi, const Cell& c) { b.push_back({lo, hi, c}); });
+CrossCore::Flat& CrossCore::flat(uint16_t core, uint32_t tensor) {
+  Flat& f = flats_[core][tensor];
+  if (f.done) return f;
+  f.done = true;
+  maps_[core][tensor].for_each([&](uint64_t lo, uint64_t hi, const Cell& c) {
+    f.pieces.push_back({lo, hi, c});
+    f.writes = f.writes || c.first_write.valid();
+  });
+  return f;
+}
+
+void CrossCore::compare(uint32_t tensor, uint16_t c1, const Flat& fa, uint16_t c2, const Flat& fb) {
+  const std::vector<Piece>&a = fa.pieces, &b = fb.pieces;
+  if (a.empty() || b.empty() || a.back().hi <= b.front().lo || b.back().hi <= a.front().lo) return;
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
     const uint64_t lo = std::max(a[i].lo, b[j].lo), hi = std::min(a[i].hi, b[j].hi);

@@ -27,11 +27,21 @@ class CrossCore {
     }
   };
   using Map = StridedMap<Cell>;  // a tile of rows is one cell
-  void compare(uint32_t tensor, uint16_t c1, const Map& m1, uint16_t c2, const Map& m2);
+  struct Piece {
+    uint64_t lo, hi;
+    Cell cell;
+  };
+  struct Flat {
+    bool done = false, writes = false;
+    std::vector<Piece> pieces;  // the map's cells in address order
+  };
+  Flat& flat(uint16_t core, uint32_t tensor);
+  void compare(uint32_t tensor, uint16_t c1, const Flat& a, uint16_t c2, const Flat& b);
   void report(uint32_t tensor, bool a_writes, bool b_writes, uint16_t c1, const AccessRef& a, uint16_t c2,
               const AccessRef& b, uint64_t lo, uint64_t hi);
 
-  std::vector<std::vector<Map>> maps_;  // [core][GM tensor]
+  std::vector<std::vector<Map>> maps_;    // [core][GM tensor]
+  std::vector<std::vector<Flat>> flats_;  // [core][GM tensor], made once each by finish()
   ReportBook& book_;
 };
 

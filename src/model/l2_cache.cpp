@@ -88,11 +88,17 @@ void L2Cache::access(const isa::ByteRange* runs, size_t n, uint64_t base, bool w
   // The lookups run a few lines behind a prefetch of their sets' tags and use stamps: the host's
   // memory latency, not the work, is what a lookup costs (the tag store is larger than the host's
   // caches).
-  constexpr size_t kAhead = 8;
+  // Two stages ahead: the set's tags are fetched kAhead lines early, the hit's way state (found
+  // by scanning those tags) kFind lines early, so a hit's touch finds everything in the host's
+  // cache. The touch re-checks the slot (an earlier touch of this access may have evicted it) and
+  // looks a miss's victim up afresh, so the outcome is that of plain lookups in order.
+  constexpr size_t kAhead = 16, kFind = 8;
   const size_t n_lines = lines_.size();
   for (size_t i = 0; i < n_lines && i < kAhead; ++i) prefetch_set(lines_[i].base);
+  for (size_t i = 0; i < n_lines && i < kFind; ++i) resolve(lines_[i]);
   for (size_t i = 0; i < n_lines; ++i) {
     if (i + kAhead < n_lines) prefetch_set(lines_[i + kAhead].base);
+    if (i + kFind < n_lines) resolve(lines_[i + kFind]);
     touch(lines_[i], write, core, now, read_until, c, out);
   }
 }
@@ -110,6 +116,17 @@ size_t L2Cache::find(const Pending& p) const {
   return slot;
 }
 
+void L2Cache::resolve(Pending& p) const {
+  const size_t end = p.base + g_.ways;
+  const uint64_t tag = p.line + 1;
+  for (size_t slot = p.base; slot < end; ++slot)
+    if (tag_[slot] == tag) {
+      p.hit = slot;
+      __builtin_prefetch(&way_[slot], 1);
+      return;
+    }
+}
+
 void L2Cache::prefetch_set(size_t base) const {
   // A set's tags and use stamps: ways x 8 bytes each, 128 bytes for 16 ways.
   for (size_t w = 0; w < g_.ways; w += 8) {
@@ -122,7 +139,7 @@ void L2Cache::touch(const Pending& p, bool write, uint16_t core, uint64_t now, u
                     L2Counts& c, L2Outcome& out) {
   const uint64_t sector = g_.sector_bytes;
   const uint64_t tag = p.line + 1;
-  const size_t slot = find(p);
+  const size_t slot = p.hit != SIZE_MAX && tag_[p.hit] == tag ? p.hit : find(p);
   const bool present = tag_[slot] == tag;
   if (!present) {
     if (tag_[slot] != 0) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "aicore/isa/access.hpp"
+#include "aicore/model/huge_pages.hpp"
 
 namespace aicore::model {
 
@@ -72,6 +73,7 @@ class L2Cache {
   struct Pending {
     uint64_t line, want;
     size_t base;
+    size_t hit = SIZE_MAX;  // the line's slot if a look-ahead found it there (touch re-checks)
   };
   // What a way holds besides its tag and use stamp (read only once the tag scan found the way).
   struct Way {
@@ -81,6 +83,8 @@ class L2Cache {
   };
   // The slot of p's line in its set, or the victim a miss would take.
   size_t find(const Pending& p) const;
+  // The look-ahead: p's slot if its line is present, and a prefetch of that way's state.
+  void resolve(Pending& p) const;
   void prefetch_set(size_t base) const;
   void touch(const Pending& p, bool write, uint16_t core, uint64_t now, uint64_t read_until, L2Counts& c,
              L2Outcome& out);
@@ -89,9 +93,11 @@ class L2Cache {
   uint64_t sets_ = 0;
   // One slot per way of every set, set-major: the tag scan of a set reads `ways` adjacent words,
   // the victim search as many use stamps.
-  std::vector<uint64_t> tag_;   // line + 1; 0 = invalid
-  std::vector<uint64_t> used_;  // LRU stamp
-  std::vector<Way> way_;
+  template <class T>
+  using Store = std::vector<T, HugePageAllocator<T>>;
+  Store<uint64_t> tag_;   // line + 1; 0 = invalid
+  Store<uint64_t> used_;  // LRU stamp
+  Store<Way> way_;
   std::vector<Pending> lines_;  // scratch of access()
   uint64_t clock_ = 0;          // LRU stamps
   uint64_t evictions_ = 0;
