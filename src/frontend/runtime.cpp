@@ -31,11 +31,6 @@ FileId file_id(Launch& l, const char* file) {
   return id;
 }
 
-bool is_sync(const isa::Op& op) {
-  return std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op) ||
-         std::holds_alternative<isa::PipeBarrier>(op);
-}
-
 }  // namespace
 
 KernelError::KernelError(CallSite site, const std::string& api, const std::string& message)
@@ -151,7 +146,7 @@ void issue(const isa::Op& op, CallSite site, const char* api, isa::Origin origin
   Launch& l = need_block(site, api);
   Block& b = *l.block;
   try {
-    if (l.timing_only || is_sync(op))
+    if (l.timing_only || isa::is_sync(op))
       isa::check(op, b.view.limits());
     else
       sem::execute(op, b.view);
