@@ -6,6 +6,7 @@
 #include "aicore/common/log.hpp"
 #include "aicore/isa/check.hpp"
 #include "aicore/model/clock.hpp"
+#include "aicore/semantics/atomic.hpp"
 #include "aicore/semantics/execute.hpp"
 
 namespace aicore::model {
@@ -252,7 +253,7 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
     isa::check_fields(op);
     fp = isa::footprint(op);  // computed once: bounds, cost and port bookings all use it
     isa::check_bounds(fp, ctx_.view.limits());
-    if (e.atomic) check_atomic(std::get<isa::Fixpipe>(op), *e.atomic);
+    if (e.atomic) sem::check_atomic_type(std::get<isa::Fixpipe>(op), *e.atomic);
   } catch (const Fault& f) {
     ctx_.raise(f.kind(), f.what(), e.instr, earliest);
     return;
@@ -414,17 +415,6 @@ uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycle
     if (x.space != isa::Space::GM && buffers_[static_cast<size_t>(x.space)])
       buffers_[static_cast<size_t>(x.space)]->forget_old();
   return s;
-}
-
-void Engine::check_atomic(const isa::Fixpipe& f, isa::DType added) const {
-  const isa::DType out = isa::output_dtype(f);
-  if (out != added || isa::output_unsigned(f))
-    throw Fault(FaultKind::InvalidField, std::string("SetAtomicAdd dtype=") + isa::to_string(added) +
-                                             " adds, but this Fixpipe writes " +
-                                             (isa::output_unsigned(f) ? "uint8" : isa::to_string(out)) +
-                                             " elements (quantPre " + isa::to_string(f.quantPre) +
-                                             ", dtype " + isa::to_string(f.dtype) +
-                                             "): SetAtomicAdd<T> must name the type the Fixpipe writes");
 }
 
 uint64_t Engine::gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64_t start, const Cost& c,

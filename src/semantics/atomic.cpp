@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
+
+#include "aicore/common/error.hpp"
 
 namespace aicore::sem {
 
@@ -59,6 +62,16 @@ uint16_t f16_add(uint16_t a_bits, uint16_t b_bits) {
   if (s == 0.0)                              // IEEE: x + (-x) is +0; -0 + -0 is -0
     return (a_bits & 0x8000u) && (b_bits & 0x8000u) ? 0x8000u : 0;
   return to_half_rne(s);
+}
+
+void check_atomic_type(const isa::Fixpipe& f, isa::DType added) {
+  const isa::DType out = isa::output_dtype(f);
+  if (out != added || isa::output_unsigned(f))
+    throw Fault(FaultKind::InvalidField,
+                std::string("SetAtomicAdd dtype=") + isa::to_string(added) + " adds, but this Fixpipe writes " +
+                    (isa::output_unsigned(f) ? "uint8" : isa::to_string(out)) + " elements (quantPre " +
+                    isa::to_string(f.quantPre) + ", dtype " + isa::to_string(f.dtype) +
+                    "): SetAtomicAdd<T> must name the type the Fixpipe writes");
 }
 
 void atomic_add(isa::DType t, uint8_t* dst, const uint8_t* src, size_t count) {

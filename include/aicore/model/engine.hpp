@@ -129,8 +129,6 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // and puts what the L2 found into `r`.
   uint64_t gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64_t start, const Cost& c,
                        InstrRecord& r, bool atomic = false);
-  // A Fixpipe under SetAtomicAdd<added>: throws a Fault unless it writes `added` elements.
-  void check_atomic(const isa::Fixpipe& f, isa::DType added) const;
   // The first cycle >= t at which `bytes` fit in the GM window beside the transfers in flight.
   uint64_t window_start(uint64_t t, uint64_t bytes);
   void record(InstrRecord& r);

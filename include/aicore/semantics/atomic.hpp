@@ -7,12 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "aicore/isa/types.hpp"
+#include "aicore/isa/instructions.hpp"
 
 namespace aicore::sem {
 
 uint32_t f32_add(uint32_t a_bits, uint32_t b_bits);
 uint16_t f16_add(uint16_t a_bits, uint16_t b_bits);
+// A Fixpipe under SetAtomicAdd dtype=`added`: throws aicore::Fault unless it writes `added`
+// elements (float: NoQuant float cells; half: F322F16; int32: NoQuant int32 cells).
+void check_atomic_type(const isa::Fixpipe& f, isa::DType added);
 // dst[i] = dst[i] + src[i] for `count` elements of type t (float, half or int32), little-endian.
 void atomic_add(isa::DType t, uint8_t* dst, const uint8_t* src, size_t count);
 
