@@ -67,11 +67,12 @@ uint16_t f16_add(uint16_t a_bits, uint16_t b_bits) {
 void check_atomic_type(const isa::Fixpipe& f, isa::DType added) {
   const isa::DType out = isa::output_dtype(f);
   if (out != added || isa::output_unsigned(f))
-    throw Fault(FaultKind::InvalidField,
-                std::string("SetAtomicAdd dtype=") + isa::to_string(added) + " adds, but this Fixpipe writes " +
-                    (isa::output_unsigned(f) ? "uint8" : isa::to_string(out)) + " elements (quantPre " +
-                    isa::to_string(f.quantPre) + ", dtype " + isa::to_string(f.dtype) +
-                    "): SetAtomicAdd<T> must name the type the Fixpipe writes");
+    throw Fault(FaultKind::InvalidField, std::string("SetAtomicAdd dtype=") + isa::to_string(added) +
+                                             " adds, but this Fixpipe writes " +
+                                             (isa::output_unsigned(f) ? "uint8" : isa::to_string(out)) +
+                                             " elements (quantPre " + isa::to_string(f.quantPre) +
+                                             ", dtype " + isa::to_string(f.dtype) +
+                                             "): SetAtomicAdd<T> must name the type the Fixpipe writes");
 }
 
 void atomic_add(isa::DType t, uint8_t* dst, const uint8_t* src, size_t count) {

@@ -185,8 +185,9 @@ void SyncAll(CallSite site = CallSite::here()) {
 // Later Fixpipes of this block add to GM (float, half or int32_t elements) until SetAtomicNone.
 template <typename T>
 void SetAtomicAdd(CallSite site = CallSite::here()) {
-  static_assert(std::is_same<T, float>::value || std::is_same<T, half>::value || std::is_same<T, int32_t>::value,
-                "SetAtomicAdd<T>: aicore-sim models atomic adds of float, half and int32_t");
+  static_assert(
+      std::is_same<T, float>::value || std::is_same<T, half>::value || std::is_same<T, int32_t>::value,
+      "SetAtomicAdd<T>: aicore-sim models atomic adds of float, half and int32_t");
   aicore::isa::SetAtomicAdd op;
   op.dtype = std::is_same<T, float>::value  ? aicore::isa::DType::Float
              : std::is_same<T, half>::value ? aicore::isa::DType::Half

@@ -15,8 +15,12 @@ using namespace AscendC;
 namespace {
 bool g_atomic = true;
 constexpr int M = 16, K = 64, N = 16, KH = 32;
-int8_t a_of(int m, int k) { return static_cast<int8_t>((m * 7 + k * 3) % 11 - 5); }
-int8_t b_of(int k, int n) { return static_cast<int8_t>((k * 5 + n * 13) % 9 - 4); }
+int8_t a_of(int m, int k) {
+  return static_cast<int8_t>((m * 7 + k * 3) % 11 - 5);
+}
+int8_t b_of(int k, int n) {
+  return static_cast<int8_t>((k * 5 + n * 13) % 9 - 4);
+}
 }  // namespace
 
 extern "C" __global__ __aicore__ void splitk(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
@@ -71,8 +75,8 @@ int32_t main(int32_t argc, char* argv[]) {
       int32_t want = 0;
       for (int k = 0; k < K; ++k) want += a_of(m, k) * b_of(k, n);
       if (g_atomic && c[m * N + n] != want && failure.empty())
-        failure = "C[" + std::to_string(m) + "][" + std::to_string(n) + "] = " + std::to_string(c[m * N + n]) +
-                  ", want " + std::to_string(want);
+        failure = "C[" + std::to_string(m) + "][" + std::to_string(n) +
+                  "] = " + std::to_string(c[m * N + n]) + ", want " + std::to_string(want);
     }
   std::printf("splitk: %s\n", failure.empty() ? "ok" : ("FAILED: " + failure).c_str());
   AscendC::GmFree(ga);
