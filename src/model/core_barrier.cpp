@@ -7,8 +7,18 @@
 namespace aicore::model {
 
 CoreBarrier::Round& CoreBarrier::round(uint64_t n) {
-  while (rounds_.size() <= n) rounds_.emplace_back();
-  return rounds_[n];
+  while (first_ + rounds_.size() <= n) rounds_.emplace_back();
+  return rounds_[n - first_];
+}
+
+void CoreBarrier::drop_left_rounds() {
+  // Round n is forgotten once every core has left it (memory stays bounded however many
+  // SyncAlls a kernel makes). A core that ended left every round it arrived at.
+  const uint64_t all_left = *std::min_element(left_.begin(), left_.end());
+  while (!rounds_.empty() && first_ < all_left) {
+    rounds_.pop_front();
+    ++first_;
+  }
 }
 
 std::optional<uint64_t> CoreBarrier::arrive(const CoreContext& ctx, const isa::Instruction& instr,
@@ -26,21 +36,22 @@ std::optional<uint64_t> CoreBarrier::arrive(const CoreContext& ctx, const isa::I
   if (r.count == arrived_.size()) changed_.notify();
   while (!failed_ && !ctx.chip.stopping() && round(n).count < arrived_.size()) sc_core::wait(changed_);
   if (failed_ || ctx.chip.stopping()) return std::nullopt;
-  Round& done = round(n);
-  // Complete: the waiters are not needed any more (a round then costs a few bytes).
-  done.waiters.clear();
-  done.waiters.shrink_to_fit();
-  done.arrivals.clear();
-  done.arrivals.shrink_to_fit();
-  return done.last;
+  const uint64_t release = round(n).last;
+  left_[me] = n + 1;
+  drop_left_rounds();
+  return release;
 }
 
 void CoreBarrier::ended(const CoreContext& ctx, uint64_t cycle) {
   const uint16_t me = ctx.id.value;
   ended_[me] = true;
   const uint64_t done = arrived_[me];
-  for (uint64_t n = done; n < rounds_.size(); ++n)
-    if (rounds_[n].count > 0 && rounds_[n].count < arrived_.size()) return fail(rounds_[n], n, me, cycle);
+  for (uint64_t n = std::max(done, first_); n < first_ + rounds_.size(); ++n) {
+    const Round& r = rounds_[n - first_];
+    if (r.count > 0 && r.count < arrived_.size()) return fail(r, n, me, cycle);
+  }
+  left_[me] = done;
+  drop_left_rounds();
 }
 
 void CoreBarrier::fail(const Round& r, uint64_t n, uint16_t missing, uint64_t cycle) {
@@ -60,8 +71,8 @@ void CoreBarrier::fail(const Round& r, uint64_t n, uint16_t missing, uint64_t cy
 std::string CoreBarrier::waiting(uint16_t core) const {
   if (arrived_[core] == 0) return "";
   const uint64_t n = arrived_[core] - 1;
-  if (n >= rounds_.size()) return "";
-  const Round& r = rounds_[n];
+  if (n < first_ || n >= first_ + rounds_.size()) return "";
+  const Round& r = rounds_[n - first_];
   if (r.count >= arrived_.size()) return "";
   std::string missing;
   for (uint16_t c = 0; c < arrived_.size(); ++c)

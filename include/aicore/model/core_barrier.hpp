@@ -18,7 +18,7 @@ struct CoreContext;
 
 class CoreBarrier {
  public:
-  explicit CoreBarrier(uint32_t cores) : arrived_(cores, 0), ended_(cores, false) {}
+  explicit CoreBarrier(uint32_t cores) : arrived_(cores, 0), left_(cores, 0), ended_(cores, false) {}
 
   // Core ctx.id arrives at its next SyncAll (`instr`) at `cycle`: blocks the calling SC_THREAD
   // until every core has arrived at its matching one; returns the last arrival. nullopt when the
@@ -37,11 +37,14 @@ class CoreBarrier {
     std::vector<uint64_t> arrivals;  // per waiter: its arrival cycle
   };
   Round& round(uint64_t n);
+  void drop_left_rounds();
   void fail(const Round& r, uint64_t n, uint16_t missing, uint64_t cycle);
 
   std::vector<uint64_t> arrived_;  // per core: SyncAlls it has arrived at
+  std::vector<uint64_t> left_;     // per core: SyncAlls it has left (or ended after)
   std::vector<bool> ended_;        // per core: its program ended
-  std::deque<Round> rounds_;       // round n: the n-th SyncAll of every core
+  std::deque<Round> rounds_;       // round first_ + i: the (first_ + i)-th SyncAll of every core
+  uint64_t first_ = 0;
   bool failed_ = false;
   sc_core::sc_event changed_;
 };
