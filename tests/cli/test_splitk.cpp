@@ -6,6 +6,7 @@
 // cross-core race with its fix, exit 3.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -52,12 +53,17 @@ std::vector<float> reference(int first) {
   return c;
 }
 
-// A copy of the kernel in `d`, each trace's lines matching `drop` removed.
-std::string copy_kernel(const TempDir& d, const std::string& drop) {
+// A copy of the kernel in `d`, each trace's lines matching `drop` removed, then each (regex,
+// replacement) of `edits` applied to the traces.
+std::string copy_kernel(const TempDir& d, const std::string& drop,
+                        const std::vector<std::pair<std::string, std::string>>& edits = {}) {
   for (const char* f : {"kernel.yaml", "core0.trace", "core1.trace", "a.bin", "b.bin", "c0.bin"}) {
     std::string text = slurp(kData + "/" + f);
-    if (!drop.empty() && std::string(f).find(".trace") != std::string::npos)
-      text = std::regex_replace(text, std::regex("(^|\n)" + drop + "[^\n]*"), "$1# (removed)");
+    if (std::string(f).find(".trace") != std::string::npos) {
+      if (!drop.empty())
+        text = std::regex_replace(text, std::regex("(^|\n)" + drop + "[^\n]*"), "$1# (removed)");
+      for (const auto& [from, to] : edits) text = std::regex_replace(text, std::regex(from), to);
+    }
     std::ofstream(d.file(f), std::ios::binary) << text;
   }
   return d.file("kernel.yaml");
@@ -133,4 +139,65 @@ TEST_CASE("split-K without the atomic mode: both Fixpipes write C, the fix names
                              "SetAtomicNone() (core 0's Fixpipe at ") &&
                         Contains("core0.trace:26, core 1's Fixpipe at ") &&
                         Contains("core1.trace:25); to overwrite"));
+}
+
+// The half nearest to `v` (ties: the even encoding), by search over every finite half.
+uint16_t nearest_half(double v) {
+  static const std::vector<std::pair<double, uint16_t>> all = [] {
+    std::vector<std::pair<double, uint16_t>> h;
+    for (uint32_t b = 0; b < 0x10000; ++b)
+      if (((b >> 10) & 31) != 31) h.emplace_back(half(static_cast<uint16_t>(b)), static_cast<uint16_t>(b));
+    std::sort(h.begin(), h.end());
+    return h;
+  }();
+  const auto hi = std::lower_bound(all.begin(), all.end(), std::make_pair(v, uint16_t{0}));
+  auto best = hi == all.end() ? std::prev(hi) : hi;
+  if (hi != all.begin()) {
+    const auto lo = std::prev(hi);
+    const double dl = v - lo->first, dh = hi == all.end() ? 1e300 : hi->first - v;
+    if (dl < dh || (dl == dh && (lo->second & 1) == 0)) best = lo;
+  }
+  return best->second;
+}
+
+TEST_CASE("split-K with half partials: SetAtomicAdd half adds F322F16 results in start-cycle order",
+          "[cli][multicore][atomic]") {
+  // C0 (16 x 40 half) holds values 600.5 .. 799.5 (spacing 0.5), so the sums reach [1024, 2048)
+  // where half has integers only: each add rounds (ties to even) and the order shows. The partials
+  // are integers of at most 2048 in magnitude: F322F16 makes them exactly.
+  TempDir d;
+  std::vector<uint16_t> c0(M * N);
+  for (int i = 0; i < M * N; ++i) c0[i] = nearest_half(600.5 + (i * 37) % 200);
+  std::ofstream(d.file("c0h.bin"), std::ios::binary)
+      .write(reinterpret_cast<const char*>(c0.data()), static_cast<std::streamsize>(c0.size() * 2));
+  const std::string k = copy_kernel(d, "",
+                                    {{"dtype=float\n", "dtype=half\n"},
+                                     {"dstStride=40", "dstStride=40 quantPre=F322F16"},
+                                     {"size=2560 file=c0.bin[^\n]*", "size=1280 file=c0h.bin"},
+                                     {"size=2560[^\n]*", "size=1280"},
+                                     {"blockLen=80", "blockLen=40"}});
+  const auto r = harness::run("run " + k + " --out " + d.file("out") + " --instr-log");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> header;
+  uint64_t start[2] = {0, 0};
+  for (const auto& row : harness::csv_rows(d.file("out/instr.csv"), &header))
+    if (row[std::find(header.begin(), header.end(), "mnemonic") - header.begin()] == "Fixpipe")
+      start[harness::csv_u64(header, row, "core")] = harness::csv_u64(header, row, "start_cycle");
+  const int first = start[1] < start[0] ? 1 : 0;
+  const auto a = load<uint16_t>(kData + "/a.bin", M * K), b = load<uint16_t>(kData + "/b.bin", K * N);
+  const auto got = load<uint16_t>(d.file("out/c.bin"), M * N);
+  size_t order_shows = 0;
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double p[2] = {0, 0};
+      for (int kk = 0; kk < K; ++kk) p[kk / KH] += half(a[m * K + kk]) * half(b[kk * N + n]);
+      const double c = half(c0[m * N + n]);
+      const uint16_t want = nearest_half(half(nearest_half(c + p[first])) + p[1 - first]);
+      const uint16_t other = nearest_half(half(nearest_half(c + p[1 - first])) + p[first]);
+      order_shows += want != other;
+      INFO("C[" << m << "][" << n << "]");
+      REQUIRE(got[m * N + n] == want);
+    }
+  CHECK(order_shows > 0);
 }
