@@ -48,9 +48,11 @@ void CrossCore::record(uint16_t core, const isa::AccessList& acc, const AccessRe
 void CrossCore::finish() {
   for (uint16_t c1 = 0; c1 < maps_.size(); ++c1)
     for (uint16_t c2 = c1 + 1; c2 < maps_.size(); ++c2)
-      for (uint32_t e = 0; e < maps_[c1].size() && e < maps_[c2].size(); ++e)
+      for (uint32_t e = 0; e < maps_[c1].size() && e < maps_[c2].size(); ++e) {
+        epoch_ = e;
         for (uint32_t t = 0; t < maps_[c1][e].size() && t < maps_[c2][e].size(); ++t)
           compare(t, c1, maps_[c1][e][t], c2, maps_[c2][e][t]);
+      }
 }
 
 void CrossCore::compare(uint32_t tensor, uint16_t c1, const Map& m1, uint16_t c2, const Map& m2) {
@@ -148,6 +150,10 @@ void CrossCore::report(uint32_t tensor, bool a_writes, bool b_writes, uint16_t c
           "every core (" +
           a_at + ", " + b_at + ")";
     }
+    r.details.push_back({"known", "both come after " + std::to_string(epoch_) + " SyncAll" +
+                                      (epoch_ == 1 ? "" : "s") +
+                                      " of their cores' programs (and before the next): " +
+                                      "only a SyncAll between two accesses orders them across cores"});
     book_.want_cycles(slot.id, false, c1, a.index);
     book_.want_cycles(slot.id, true, c2, b.index);
   }

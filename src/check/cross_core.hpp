@@ -52,6 +52,7 @@ class CrossCore {
               const AccessRef& b, uint64_t lo, uint64_t hi, Cure fix, isa::DType type);
 
   std::vector<std::vector<Epoch>> maps_;  // [core][epoch][GM tensor]
+  uint32_t epoch_ = 0;                    // the epoch finish() compares
   ReportBook& book_;
 };
 
