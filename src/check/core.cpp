@@ -9,6 +9,9 @@
 //                    (after a WaitFlag<X_S> the scalar unit issues nothing before X's work is done).
 #include "core.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "cross_core.hpp"
 
 namespace aicore::check {
@@ -21,8 +24,7 @@ size_t pipe_index(const isa::Instruction& in) {
 }
 
 bool is_memory(const isa::Op& op) {
-  return !(std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op) ||
-           std::holds_alternative<isa::PipeBarrier>(op));
+  return !isa::is_sync(op);
 }
 
 // What a SetFlag, PipeBarrier or PIPE_ALL at program index `at` knows of a pipe whose last
@@ -53,7 +55,24 @@ size_t CoreChecker::flag_key(isa::EventPair e, uint8_t id) {
          (id % isa::kEventIds);
 }
 
+CrossTag CoreChecker::cross_tag(uint64_t index) const {
+  // The last change at or before `index` (few: one per SyncAll and atomic-mode switch).
+  const auto it =
+      std::upper_bound(cross_tags_.begin(), cross_tags_.end(), index,
+                       [](uint64_t i, const std::pair<uint64_t, CrossTag>& c) { return i < c.first; });
+  return it == cross_tags_.begin() ? CrossTag{} : std::prev(it)->second;
+}
+
 void CoreChecker::program_order(const isa::Instruction& in) {
+  if (cross_ &&
+      (std::holds_alternative<isa::SyncAll>(in.op) || std::holds_alternative<isa::SetAtomicAdd>(in.op) ||
+       std::holds_alternative<isa::SetAtomicNone>(in.op))) {
+    CrossTag t = cross_tags_.empty() ? CrossTag{} : cross_tags_.back().second;
+    if (std::holds_alternative<isa::SyncAll>(in.op)) ++t.epoch;
+    if (const auto* a = std::get_if<isa::SetAtomicAdd>(&in.op)) t.atomic = CrossTag::atomic_of(a->dtype);
+    if (std::holds_alternative<isa::SetAtomicNone>(in.op)) t.atomic = 0;
+    cross_tags_.emplace_back(in.index, t);
+  }
   // The documented undefined case, decided in program order (timing cannot hide it): a second
   // SetFlag of a flag with no WaitFlag of it issued in between. Otherwise a set that lands on a
   // flag still set is held until a WaitFlag clears it (docs/checking.md), which is no error.
@@ -83,7 +102,8 @@ void CoreChecker::issue(const isa::Instruction& in) {
 
 bool CoreChecker::ready(const isa::Instruction& in) const {
   if (const auto* w = std::get_if<isa::WaitFlag>(&in.op)) return !flag(w->event, w->id).pending.empty();
-  if (std::holds_alternative<isa::PipeBarrier>(in.op) && isa::pipe_of(in.op) == isa::Pipe::S) {
+  if ((std::holds_alternative<isa::PipeBarrier>(in.op) && isa::pipe_of(in.op) == isa::Pipe::S) ||
+      std::holds_alternative<isa::SyncAll>(in.op)) {
     for (const auto& q : queues_)
       if (!q.empty()) return false;  // PIPE_ALL: everything before it first
   }
@@ -156,6 +176,10 @@ void CoreChecker::process_scalar(const isa::Instruction& in) {
 void CoreChecker::process_sync(const isa::Instruction& in, size_t pipe) {
   if (const auto* s = std::get_if<isa::SetFlag>(&in.op)) return set_flag(in, *s, pipe);
   if (const auto* w = std::get_if<isa::WaitFlag>(&in.op)) return wait_flag(in, *w, pipe);
+  // SyncAll drains every pipe of the core (as PIPE_ALL) before the cores meet; what it orders
+  // across cores is the cross-core check's (cross_core.hpp). The atomic mode orders nothing.
+  if (std::holds_alternative<isa::SyncAll>(in.op)) return pipe_all(in);
+  if (!std::holds_alternative<isa::PipeBarrier>(in.op)) return;
   const auto& b = std::get<isa::PipeBarrier>(in.op);
   if (b.all || b.pipe == isa::Pipe::S) return pipe_all(in);
   barrier(in, pipe);
@@ -245,8 +269,8 @@ void CoreChecker::pipe_all(const isa::Instruction& in) {
     for (size_t r = 0; r < k.size(); ++r) raise(k[r], completed(in.index, last_mem_[r]), via, raised);
   via->raised = raised;
   scalar_changed();
-  const auto& b = std::get<isa::PipeBarrier>(in.op);
-  if (!b.all)
+  const auto* b = std::get_if<isa::PipeBarrier>(&in.op);
+  if (b && !b->all)
     lint(ReportKind::PipeSBarrier, at, sync_text(in.op),
          "PipeBarrier<PIPE_S> is a hardware error on real chips (the simulator runs it as PIPE_ALL)",
          "use PipeBarrier<PIPE_ALL>, or a flag to the pipe that must wait");

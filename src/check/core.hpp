@@ -12,6 +12,7 @@
 
 #include "aicore/check/checker.hpp"
 #include "aicore/isa/access.hpp"
+#include "cross_core.hpp"
 #include "footprint_cache.hpp"
 #include "interval_map.hpp"
 #include "knowledge.hpp"
@@ -102,6 +103,9 @@ class CoreChecker {
 
   // Canonical order (core.cpp).
   void program_order(const isa::Instruction& in);  // the double-SetFlag rule, at issue
+  // What the cross-core check needs of a GM access, decided in program order: how many SyncAlls
+  // come before it and the atomic mode (SetAtomicAdd) it runs in.
+  CrossTag cross_tag(uint64_t index) const;
   void pump();
   bool ready(const isa::Instruction& in) const;
   void process(const isa::Instruction& in, const std::shared_ptr<const Knowledge>& stamp);
@@ -228,6 +232,8 @@ class CoreChecker {
   std::array<std::vector<isa::ByteRange>, 6> undefined_;  // per operand of acc_
   std::array<bool, isa::kPipeCount> needed_{}, seen_{};
   bool finished_ = false;
+  // Program indexes at which the cross-core tag changed (a SyncAll, SetAtomicAdd/None), in order.
+  std::vector<std::pair<uint64_t, CrossTag>> cross_tags_;
 };
 
 }  // namespace aicore::check

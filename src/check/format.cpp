@@ -141,7 +141,7 @@ nlohmann::json to_json(const Report& r, const std::vector<std::string>& gm_names
     if (r.fix.kind == Fix::Kind::Flag || r.fix.kind == Fix::Kind::ViaScalar)
       f["event"] = std::string(isa::to_string(r.fix.event.src)) + "_" + isa::to_string(r.fix.event.dst);
     if (r.fix.kind == Fix::Kind::Barrier) f["pipe"] = std::string("PIPE_") + isa::to_string(r.fix.pipe);
-    if (r.fix.kind != Fix::Kind::Separate) {
+    if (r.fix.kind != Fix::Kind::Separate && r.fix.kind != Fix::Kind::Atomic) {
       f["after_line"] = r.fix.after_line;
       f["before_line"] = r.fix.before_line;
     }

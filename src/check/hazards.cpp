@@ -113,7 +113,10 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     }
   }
   if (b.copy) propagate_undefined(in.op);
-  if (cross_) cross_->record(core_, acc, b.ref);
+  if (cross_) {
+    const auto* f = std::get_if<isa::Fixpipe>(&in.op);
+    cross_->record(core_, acc, b.ref, cross_tag(in.index), f ? isa::output_dtype(*f) : isa::DType::Int32);
+  }
   credit(pipe);
   last_mem_[pipe] = b.ref;
 }

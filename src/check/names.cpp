@@ -86,6 +86,10 @@ const char* to_string(Fix::Kind k) {
       return "pipe-all";
     case Fix::Kind::Separate:
       return "separate";
+    case Fix::Kind::SyncAll:
+      return "sync-all";
+    case Fix::Kind::Atomic:
+      return "atomic";
     case Fix::Kind::Edit:
       return "edit";
   }

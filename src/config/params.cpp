@@ -110,6 +110,9 @@ std::vector<Param> make_table() {
        "cycles per byte of a destination run that starts off gm.write.align_bytes, relative to an aligned "
        "one",
        AICORE_FIELD(gm.write.unaligned_cost), 1, 64, 0},
+      {"gm.write.atomic_share", "ratio",
+       "share of the GM write bandwidth a byte of an atomic add (SetAtomicAdd) gets: read, add, write back",
+       AICORE_FIELD(gm.write.atomic_share), 0.01, 1, 0},
       {"gm.shared_bytes_per_cycle", "B/cycle", "GM port bandwidth shared by MTE2 reads and FIX writes",
        AICORE_FIELD(gm.shared_bytes_per_cycle), kMinRate, kMaxRate, 0},
 
@@ -169,6 +172,9 @@ std::vector<Param> make_table() {
        AICORE_FIELD(issue.queue_depth_mte3), 1, kMaxDepth, 0},
       {"issue.sync_cycles", "cycles", "cost of SetFlag/WaitFlag/PipeBarrier on its pipe",
        AICORE_FIELD(issue.sync_cycles), 0, kMaxCycles, 0},
+      {"issue.sync_all_cycles", "cycles",
+       "SyncAll: cycles from the last core's arrival until every core of the launch goes on",
+       AICORE_FIELD(issue.sync_all_cycles), 0, kMaxCycles, 0},
       {"issue.min_interval_mte2", "cycles",
        "MTE2: least average start-to-start distance of data instructions (0 = none)",
        AICORE_FIELD(issue.min_interval_mte2), 0, kMaxCycles, 0},
@@ -204,6 +210,11 @@ std::vector<Param> make_table() {
        AICORE_FIELD(scalar.wait_flag), 0, kMaxCycles, 0},
       {"scalar.pipe_barrier", "cycles", "scalar cycles spent on a PipeBarrier before it is issued",
        AICORE_FIELD(scalar.pipe_barrier), 0, kMaxCycles, 0},
+      {"scalar.sync_all", "cycles", "scalar cycles spent on a SyncAll before it is issued",
+       AICORE_FIELD(scalar.sync_all), 0, kMaxCycles, 0},
+      {"scalar.set_atomic", "cycles",
+       "scalar cycles spent on a SetAtomicAdd or SetAtomicNone before it is issued",
+       AICORE_FIELD(scalar.set_atomic), 0, kMaxCycles, 0},
 
       // (m/16)*(n/16) is at most (4095/16)^2 = 65025 (Mmad m and n are at most 4095).
       {"check.mmad_interlock_fractals", "fractals",

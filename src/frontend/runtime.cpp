@@ -7,6 +7,7 @@
 #include "aicore/common/error.hpp"
 #include "aicore/common/source_files.hpp"
 #include "aicore/isa/check.hpp"
+#include "aicore/semantics/atomic.hpp"
 #include "aicore/semantics/execute.hpp"
 #include "state.hpp"
 
@@ -29,11 +30,6 @@ FileId file_id(Launch& l, const char* file) {
   const FileId id = intern_source_file(file);
   l.files.emplace(file, id);
   return id;
-}
-
-bool is_sync(const isa::Op& op) {
-  return std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op) ||
-         std::holds_alternative<isa::PipeBarrier>(op);
 }
 
 }  // namespace
@@ -147,12 +143,34 @@ uint8_t* local_bytes(isa::Space s, uint64_t offset, uint64_t bytes, CallSite sit
   return l.block->view.ptr(s, 0, offset);
 }
 
+// Blocks compute their data one after another (docs/ascendc.md): a SyncAll orders them in the
+// timing simulation, but a block's GM reads after it see only what lower blocks wrote. Said once
+// per launch, when a block other than the last calls SyncAll.
+namespace {
+void sync_all_note(Launch& l, Block& b, CallSite site) {
+  b.after_sync_all = true;
+  if (l.sync_all_noted || l.timing_only || b.index + 1 >= l.blocks) return;
+  l.sync_all_noted = true;
+  std::cerr << site.file << ":" << site.line
+            << ": warning: SyncAll: the blocks of a launch compute their data one after another, so block "
+            << b.index << "'s GM reads after it see only what lower blocks wrote; the timing simulation runs "
+            << "them together (docs/ascendc.md)\n";
+}
+}  // namespace
+
 void issue(const isa::Op& op, CallSite site, const char* api, isa::Origin origin) {
   Launch& l = need_block(site, api);
   Block& b = *l.block;
+  if (const auto* a = std::get_if<isa::SetAtomicAdd>(&op)) b.atomic = a->dtype;
+  if (std::holds_alternative<isa::SetAtomicNone>(op)) b.atomic.reset();
+  if (std::holds_alternative<isa::SyncAll>(op)) sync_all_note(l, b, site);
+  const auto* fix = std::get_if<isa::Fixpipe>(&op);
   try {
-    if (l.timing_only || is_sync(op))
+    if (fix && b.atomic) sem::check_atomic_type(*fix, *b.atomic);
+    if (l.timing_only || isa::is_sync(op))
       isa::check(op, b.view.limits());
+    else if (fix && b.atomic)
+      sem::fixpipe_atomic_add(*fix, b.view);  // blocks run in order: block 0's adds first
     else
       sem::execute(op, b.view);
   } catch (const Fault& f) {

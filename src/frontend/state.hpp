@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -38,6 +39,8 @@ struct Block {
   std::vector<uint8_t> l1, l0a, l0b, l0c, sparse_index;
   sem::MemoryView view;
   std::vector<isa::Instruction> program;
+  std::optional<isa::DType> atomic;  // SetAtomicAdd's type until SetAtomicNone (its Fixpipes add)
+  bool after_sync_all = false;       // a SyncAll was issued (see issue() in runtime.cpp)
 };
 
 struct Launch {
@@ -45,6 +48,7 @@ struct Launch {
   uint32_t blocks = 1;
   const config::Config* cfg = nullptr;
   bool timing_only = false;                             // check instructions, compute nothing
+  bool sync_all_noted = false;                          // the SyncAll warning was given
   std::unique_ptr<Block> block;                         // the running block
   std::vector<std::vector<isa::Instruction>> programs;  // finished blocks
   std::unordered_map<const char*, FileId> files;        // call-site file -> interned id

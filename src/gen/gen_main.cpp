@@ -66,7 +66,8 @@ std::string gen_usage(const std::string& program) {
          "  --blocks N          with --timing-only: only the first N output blocks (they all cost the "
          "same)\n"
          "  --cores N --split MxN  N cores (N = M x N parts of C): DIR/kernel.yaml and DIR/coreI.trace;\n"
-         "                      core I computes part (I / N, I % N), parts 16-aligned, the last ones shorter\n";
+         "                      core I computes part (I / N, I % N), parts 16-aligned, the last ones "
+         "shorter\n";
 }
 
 namespace {

@@ -224,30 +224,35 @@ struct Exact {
 
   void operator()(const Fixpipe& o) {
     if (o.nSize == 0 || o.mSize == 0 || o.ndNum == 0) return;
-    const uint64_t cblocks = o.nSize / 16;
+    const uint64_t cblocks = ceil_div(o.nSize, 16);
     if (uint64_t{o.ndNum} * o.mSize * cblocks > kMaxExactRanges) {
       hull(o, "src", Space::L0C, 0, false);
       hull(o, "dst", Space::GM, o.dst.tensor, true);
       return;
     }
-    out.open("src", Space::L0C, 0, false);  // rows j of column block c: 64 bytes at (c * srcStride + j) * 64
+    // Rows j of column block c: 64 bytes at (c * srcStride + j) * 64; a last block of fewer than
+    // 16 columns reads only the cells of its columns.
+    const uint64_t tail_bytes = (o.nSize - (cblocks - 1) * 16) * 4;
+    out.open("src", Space::L0C, 0, false);
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
       for (uint64_t c = 0; c < cblocks; ++c)
-        rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize, 64,
-                64);
+        rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize,
+                c + 1 < cblocks ? 64 : tail_bytes, 64);
     out.seal();
     // Row j: nSize contiguous elements of the output type at j * dstStride.
     const uint64_t es = output_size(o);
     out.open("dst", Space::GM, o.dst.tensor, true);
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
-      rows_of(out, o.dst.offset + nd * o.dstNdStride * es, o.mSize, cblocks * 16 * es,
-              uint64_t{o.dstStride} * es);
+      rows_of(out, o.dst.offset + nd * o.dstNdStride * es, o.mSize, o.nSize * es, uint64_t{o.dstStride} * es);
     out.seal();
   }
 
   void operator()(const SetFlag&) {}
   void operator()(const WaitFlag&) {}
   void operator()(const PipeBarrier&) {}
+  void operator()(const SyncAll&) {}
+  void operator()(const SetAtomicAdd&) {}
+  void operator()(const SetAtomicNone&) {}
 };
 
 }  // namespace
@@ -270,7 +275,7 @@ std::vector<uint32_t> unit_flag_granules(const Op& op) {
     add(m->dst.offset, m->dst.offset + ceil_div(m->m, 16) * ceil_div(m->n, 16) * kCFractalBytes);
   } else if (const auto* f = std::get_if<Fixpipe>(&op)) {  // 64-byte rows of each column block
     for (uint64_t nd = 0; f->mSize && nd < f->ndNum; ++nd)
-      for (uint64_t c = 0; c < f->nSize / 16u; ++c) {
+      for (uint64_t c = 0; c < ceil_div(f->nSize, 16); ++c) {
         const uint64_t lo = f->src.offset + nd * f->srcNdStride * kCFractalBytes + c * f->srcStride * 64;
         add(lo, lo + uint64_t{f->mSize} * 64);
       }

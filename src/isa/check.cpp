@@ -138,9 +138,10 @@ struct FieldCheck {
         o.quantPre == QuantMode::QF322B8_PRE)
       deq_scalar(o);
     unit_flag(o.unitFlag);
-    if (!(o.nSize % 16 == 0 && o.nSize <= 4095))
-      fail(FaultKind::InvalidField,
-           "nSize must be a multiple of 16 in [0, 4095] (got " + std::to_string(o.nSize) + ")");
+    // NZ2ND (row-major) output takes any column count; only an NZ output (not modelled) needs
+    // whole 16-column blocks (FixpipeParamsV220 docs). 0 columns is not a legal size.
+    if (!(o.nSize >= 1 && o.nSize <= 4095))
+      fail(FaultKind::InvalidField, "nSize must be in [1, 4095] (got " + std::to_string(o.nSize) + ")");
     if (o.ndNum > 1) {
       if (!(o.srcNdStride >= 1 && o.srcNdStride <= 512))
         fail(FaultKind::InvalidField, "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " +
@@ -156,6 +157,9 @@ struct FieldCheck {
   void operator()(const SetFlag& o) const { event(o.event); }
   void operator()(const WaitFlag& o) const { event(o.event); }
   void operator()(const PipeBarrier&) const {}
+  void operator()(const SyncAll&) const {}
+  void operator()(const SetAtomicAdd&) const {}  // its dtype is checked by the descriptor
+  void operator()(const SetAtomicNone&) const {}
 };
 
 struct FootprintOf {
@@ -223,21 +227,25 @@ struct FootprintOf {
   }
   void operator()(const Fixpipe& o) {
     if (o.nSize == 0 || o.mSize == 0 || o.ndNum == 0) return;
-    const uint64_t cblocks = o.nSize / 16;
+    // A last column block of fewer than 16 columns reads only its first (nSize - 16 * (cblocks - 1)) cells.
+    const uint64_t cblocks = ceil_div(o.nSize, 16);
+    const uint64_t tail = o.nSize - (cblocks - 1) * 16;
     const uint64_t nd = o.ndNum - 1;
     fp.add(Space::L0C, 0, o.src.offset,
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
-               ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + 64,
+               ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
            false);
     fp.add(Space::GM, o.dst.tensor, o.dst.offset,
            o.dst.offset +
-               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + (cblocks - 1) * 16 + 16) *
-                   output_size(o),
+               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),
            true);
   }
   void operator()(const SetFlag&) {}
   void operator()(const WaitFlag&) {}
   void operator()(const PipeBarrier&) {}
+  void operator()(const SyncAll&) {}
+  void operator()(const SetAtomicAdd&) {}
+  void operator()(const SetAtomicNone&) {}
 };
 
 }  // namespace

@@ -90,6 +90,12 @@ const char* mnemonic(const Op& op) {
   return descriptor(op).facts.mnemonic;
 }
 
+bool is_sync(const Op& op) {
+  return std::holds_alternative<SetFlag>(op) || std::holds_alternative<WaitFlag>(op) ||
+         std::holds_alternative<PipeBarrier>(op) || std::holds_alternative<SyncAll>(op) ||
+         std::holds_alternative<SetAtomicAdd>(op) || std::holds_alternative<SetAtomicNone>(op);
+}
+
 Pipe pipe_of(const Op& op) {
   return std::visit([](const auto& x) { return pipe_of_op(x); }, op);
 }

@@ -4,6 +4,7 @@
 #include <systemc>
 
 #include "aicore/model/clock.hpp"
+#include "aicore/model/core_barrier.hpp"
 #include "aicore/model/gm_port.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -54,7 +55,9 @@ struct Chip::Impl {
       : cfg(c),
         ctx(checked_core_count(c, sources.size())),
         gm(cfg.buffers.gm_max_bytes, cfg.chip.hbm.bytes, !timing_only),
-        port(cfg.chip, cfg.gm.shared_bytes_per_cycle, ctx.core_count, gm) {
+        port(cfg.chip, cfg.gm.shared_bytes_per_cycle, ctx.core_count, gm),
+        barrier(ctx.core_count) {
+    ctx.sync_all = &barrier;
     for (size_t i = 0; i < sources.size(); ++i) {
       const isa::CoreId id{static_cast<uint16_t>(i)};
       cores.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), ctx, id, cfg.core(),
@@ -68,6 +71,7 @@ struct Chip::Impl {
   ChipContext ctx;
   GlobalMemory gm;
   GmPort port;
+  CoreBarrier barrier;  // SyncAll
   std::vector<std::unique_ptr<Core>> cores;
   bool ran = false;
 };

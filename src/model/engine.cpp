@@ -6,6 +6,7 @@
 #include "aicore/common/log.hpp"
 #include "aicore/isa/check.hpp"
 #include "aicore/model/clock.hpp"
+#include "aicore/semantics/atomic.hpp"
 #include "aicore/semantics/execute.hpp"
 
 namespace aicore::model {
@@ -191,8 +192,7 @@ void Engine::record(InstrRecord& r) {
 
 void Engine::execute(const QueueEntry& e, uint64_t earliest) {
   const isa::Op& op = e.instr.op;
-  if (std::holds_alternative<isa::SetFlag>(op) || std::holds_alternative<isa::WaitFlag>(op) ||
-      std::holds_alternative<isa::PipeBarrier>(op)) {
+  if (isa::is_sync(op)) {
     execute_sync(e, earliest);
   } else {
     execute_data(e, earliest);
@@ -253,18 +253,21 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
     isa::check_fields(op);
     fp = isa::footprint(op);  // computed once: bounds, cost and port bookings all use it
     isa::check_bounds(fp, ctx_.view.limits());
+    if (e.atomic) sem::check_atomic_type(std::get<isa::Fixpipe>(op), *e.atomic);
   } catch (const Fault& f) {
     ctx_.raise(f.kind(), f.what(), e.instr, earliest);
     return;
   }
-  const Cost c = cost_of(op, ctx_.cfg, isa::bytes_moved(op, fp));
+  const Cost c = cost_of(op, ctx_.cfg, isa::bytes_moved(op, fp), e.atomic.has_value());
   InstrRecord r;
   // unitFlag: no granule is touched before the instruction that hands it over is done with it.
   // This waits until that instruction has run, bytes included, so it comes before our bytes.
   const uint64_t unit_start = unit_ ? unit_flag_start(e, c, r.unit_flag_from) : 0;
   if (ctx_.chip.fault) return;
   try {
-    if (ctx_.functional) sem::execute(op, ctx_.view);  // the bytes (--timing-only: none)
+    // The bytes (--timing-only: none). An atomic add adds at its GM transfer's start instead
+    // (gm_transfer), so that the adds of all cores happen in simulated-time order.
+    if (ctx_.functional && !e.atomic) sem::execute(op, ctx_.view);
   } catch (const Fault& f) {
     ctx_.raise(f.kind(), f.what(), e.instr, earliest);
     return;
@@ -303,7 +306,7 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
   if (gm) {
     // The memory side serves the transfer at no more than its lone rate (gm_port.hpp): alone it
     // ends at start + occupancy; sharing the L2, HBM or the core's port makes it later.
-    r.busy_end = std::max(start + c.occupancy, gm_transfer(op, fp, start, c, r));
+    r.busy_end = std::max(start + c.occupancy, gm_transfer(op, fp, start, c, r, e.atomic.has_value()));
     r.port_stall_cycles = r.busy_end - (start + c.occupancy);
     if (r.port_stall_cycles) r.wait_cause = WaitCause::Port;
     r.wait_cycles += r.port_stall_cycles;
@@ -415,10 +418,14 @@ uint64_t Engine::book_ports(const isa::Footprint& fp, uint64_t t, uint64_t cycle
 }
 
 uint64_t Engine::gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64_t start, const Cost& c,
-                             InstrRecord& r) {
+                             InstrRecord& r, bool atomic) {
   // GM bandwidth is shared with whoever transfers at the same moment (gm_port.hpp): catch up
   // with SystemC time, then leave the queue (the issue unit may go on) and wait for the end.
   catch_up(start);
+  // An atomic add adds here: every FIX pipe of the chip catches up to its phase of the cycle
+  // (the core's id orders the phases of one cycle), so the adds to one element happen in the
+  // order of their transfers' start cycles, ties by core id, however SystemC runs the threads.
+  if (atomic && ctx_.functional) sem::fixpipe_atomic_add(std::get<isa::Fixpipe>(op), ctx_.view);
   in_flight_ = true;
   in_flight_start_ = start;
   started(start);

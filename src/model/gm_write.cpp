@@ -41,7 +41,7 @@ uint64_t aligned_starts(uint64_t first, uint64_t step, uint64_t count, uint64_t 
   return j0 < count ? (count - 1 - j0) / period + 1 : 0;
 }
 
-GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path) {
+GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path, bool atomic) {
   GmWriteCost w;
   const uint64_t es = isa::output_size(f);
   const uint64_t row_bytes = uint64_t{f.nSize} * es;
@@ -64,6 +64,7 @@ GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path) {
   }
   w.weighted_bytes = static_cast<double>(w.bytes - w.unaligned_rows * row_bytes) +
                      path.unaligned_cost * static_cast<double>(w.unaligned_rows * row_bytes);
+  if (atomic) w.weighted_bytes /= path.atomic_share;
   w.rate = path.bytes_per_cycle * static_cast<double>(w.bytes) / w.weighted_bytes;
   w.cycles = static_cast<uint64_t>(std::ceil(w.weighted_bytes / path.bytes_per_cycle));
   return w;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "aicore/model/clock.hpp"
+#include "aicore/model/core_barrier.hpp"
 
 namespace aicore::model {
 
@@ -21,6 +22,9 @@ struct ScalarCost {
   uint32_t operator()(const isa::SetFlag&) const { return s.set_flag; }
   uint32_t operator()(const isa::WaitFlag&) const { return s.wait_flag; }
   uint32_t operator()(const isa::PipeBarrier&) const { return s.pipe_barrier; }
+  uint32_t operator()(const isa::SyncAll&) const { return s.sync_all; }
+  uint32_t operator()(const isa::SetAtomicAdd&) const { return s.set_atomic; }
+  uint32_t operator()(const isa::SetAtomicNone&) const { return s.set_atomic; }
 };
 }  // namespace
 
@@ -60,6 +64,10 @@ std::string IssueUnit::blocked_on() const {
     what = std::string("flag ") + isa::to_string(w->event.src) + "_S id " + std::to_string(w->id);
   else if (std::holds_alternative<isa::PipeBarrier>(current_->op))
     what = "every pipe to drain (PIPE_ALL)";
+  else if (std::holds_alternative<isa::SyncAll>(current_->op))
+    what = ctx_.chip.sync_all && !ctx_.chip.sync_all->waiting(ctx_.id.value).empty()
+               ? ctx_.chip.sync_all->waiting(ctx_.id.value)
+               : "every pipe to drain (SyncAll)";
   else
     what = std::string("space in the ") + isa::to_string(isa::pipe_of(current_->op)) + " queue";
   return ctx_.where(*current_) + " waiting for " + what;
@@ -95,6 +103,8 @@ void IssueUnit::run() {
   while (!ctx_.chip.fault && pull(instr)) issue(instr);
   for (Engine* e : engines_)
     if (e) e->close();
+  // A SyncAll of another core waiting for this one now waits in vain (core_barrier.hpp).
+  if (ctx_.chip.sync_all) ctx_.chip.sync_all->ended(ctx_, next_slot_);
   finished_ = true;
 }
 
@@ -134,7 +144,9 @@ void IssueUnit::issue(const isa::Instruction& instr) {
     stall_cycles_ += issued_at - slot;
     if (pipe == isa::Pipe::M || pipe == isa::Pipe::FIX) unit_.at_issue(instr);
     ctx_.chip.dispatch.issue(IssueRecord{&instr, ctx_.id, issued_at});
-    e->push(QueueEntry{instr, issued_at, issued_at - slot});
+    QueueEntry entry{instr, issued_at, issued_at - slot, std::nullopt};
+    if (std::holds_alternative<isa::Fixpipe>(instr.op)) entry.atomic = atomic_;
+    e->push(std::move(entry));
     slot = issued_at;
   }
   current_ = nullptr;
@@ -157,7 +169,18 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
     return arrived;
   }
   uint64_t start = arrived;
-  if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
+  uint64_t cost = sync_cost;
+  if (const auto* a = std::get_if<isa::SetAtomicAdd>(&instr.op)) {
+    atomic_ = a->dtype;  // the Fixpipes issued from now on (program order) add
+  } else if (std::holds_alternative<isa::SetAtomicNone>(instr.op)) {
+    atomic_.reset();
+  } else if (std::holds_alternative<isa::SyncAll>(instr.op)) {
+    const auto released = sync_all(instr, arrived);
+    if (!released) return arrived;
+    start = *released;
+    cost = ctx_.cfg.issue.sync_all_cycles;
+    if (start > arrived) r.wait_cause = WaitCause::Barrier;
+  } else if (const auto* s = std::get_if<isa::SetFlag>(&instr.op)) {
     sync_.set(instr, s->event, s->id, arrived, arrived + sync_cost);
   } else if (const auto* w = std::get_if<isa::WaitFlag>(&instr.op)) {
     waiting_ = w;
@@ -175,12 +198,23 @@ uint64_t IssueUnit::run_scalar(const isa::Instruction& instr, uint64_t arrived) 
   }
   r.start_cycle = start;
   r.wait_cycles = start - arrived;
-  r.busy_end = r.end_cycle = start + sync_cost;
-  busy_cycles_ += sync_cost;
+  r.busy_end = r.end_cycle = start + cost;
+  busy_cycles_ += cost;
   stall_cycles_ += r.wait_cycles;
   if (r.end_cycle > last_completion_) last_completion_ = r.end_cycle;
   ctx_.chip.dispatch.instruction(r);
   return r.busy_end;
+}
+
+std::optional<uint64_t> IssueUnit::sync_all(const isa::Instruction& instr, uint64_t arrived) {
+  // As PIPE_ALL: every pipe of this core drained and its held SetFlags landed, so everything
+  // before the SyncAll is done (its GM writes visible) when the core arrives.
+  uint64_t ready = arrived;
+  for (Engine* e : engines_)
+    if (e) ready = std::max(ready, e->drain());
+  ready = std::max(ready, sync_.drain_held(SyncUnit::kAllPipes));
+  if (!ctx_.chip.sync_all) return ready;  // a core alone: nobody to wait for
+  return ctx_.chip.sync_all->arrive(ctx_, instr, ready);
 }
 
 }  // namespace aicore::model

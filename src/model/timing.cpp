@@ -45,7 +45,8 @@ bool is_noop(const isa::MmadCommon& o) {
 
 struct CostOf {
   const config::CoreConfig& cfg;
-  uint64_t moved;  // isa::bytes_moved of the op
+  uint64_t moved;       // isa::bytes_moved of the op
+  bool atomic = false;  // a Fixpipe under SetAtomicAdd: its GM bytes are read, added and written
 
   Cost path(uint64_t bytes, const config::PathTiming& p) const {
     Cost c;
@@ -100,7 +101,7 @@ struct CostOf {
     // The engine produces fixpipe.elements_per_cycle output elements a cycle (L0C read and
     // conversion); the GM write path takes its bytes (gm_write.hpp): the slower one bounds, after
     // the per-instruction head.
-    const GmWriteCost w = gm_write_cost(o, cfg.gm.write);
+    const GmWriteCost w = gm_write_cost(o, cfg.gm.write, atomic);
     Cost c;
     c.bytes = moved;
     c.gm_rows = w.rows;
@@ -122,6 +123,11 @@ struct CostOf {
   Cost operator()(const isa::SetFlag&) const { return sync(); }
   Cost operator()(const isa::WaitFlag&) const { return sync(); }
   Cost operator()(const isa::PipeBarrier&) const { return sync(); }
+  Cost operator()(const isa::SyncAll&) const {
+    return sync();
+  }  // the wait for the other cores: issue_unit.cpp
+  Cost operator()(const isa::SetAtomicAdd&) const { return sync(); }
+  Cost operator()(const isa::SetAtomicNone&) const { return sync(); }
 };
 
 }  // namespace
@@ -129,8 +135,8 @@ struct CostOf {
 Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg) {
   return cost_of(op, cfg, isa::bytes_moved(op));
 }
-Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg, uint64_t moved) {
-  return std::visit(CostOf{cfg, moved}, op);
+Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg, uint64_t moved, bool atomic) {
+  return std::visit(CostOf{cfg, moved, atomic}, op);
 }
 
 }  // namespace aicore::model

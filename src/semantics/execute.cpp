@@ -15,6 +15,9 @@ struct Exec {
   void operator()(const isa::SetFlag& o) const { isa::check_fields(o); }
   void operator()(const isa::WaitFlag& o) const { isa::check_fields(o); }
   void operator()(const isa::PipeBarrier&) const {}
+  void operator()(const isa::SyncAll&) const {}
+  void operator()(const isa::SetAtomicAdd&) const {}
+  void operator()(const isa::SetAtomicNone&) const {}
 };
 }  // namespace
 

@@ -1,7 +1,10 @@
 // Data-movement instructions: DataCopy (plain, ND2NZ), LoadData 2D, LoadDataWithSparse, Fixpipe.
 #include <cstring>
 
+#include <algorithm>
+
 #include "aicore/isa/check.hpp"
+#include "aicore/semantics/atomic.hpp"
 #include "aicore/semantics/convert.hpp"
 #include "aicore/semantics/execute.hpp"
 
@@ -130,7 +133,8 @@ void convert_cells(const isa::Fixpipe& op, const DeqScalar& q, const uint8_t* s,
 
 void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
-  const uint32_t cblocks = op.nSize / 16;
+  const uint32_t cblocks = op.nSize / 16;  // whole 16-column blocks; then a tail of nSize % 16 columns
+  const uint32_t tail = op.nSize % 16;
   const uint64_t es = isa::output_size(op);
   const DeqScalar q = decode_deq_scalar(op.deqScalar);
   for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
@@ -140,6 +144,34 @@ void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
       for (uint32_t c = 0; c < cblocks; ++c)
         convert_cells(op, q, src + (uint64_t{c} * op.srcStride + j) * 64,
                       dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es);
+    if (tail == 0) continue;
+    // The partial last block: convert its whole 16-cell row piece aside, write its first `tail`
+    // columns (the cells past nSize are neither read as data nor written).
+    for (uint32_t j = 0; j < op.mSize; ++j) {
+      uint8_t piece[64];
+      convert_cells(op, q, src + (uint64_t{cblocks} * op.srcStride + j) * 64, piece);
+      std::memcpy(dst + (uint64_t{j} * op.dstStride + uint64_t{cblocks} * 16) * es, piece, tail * es);
+    }
+  }
+}
+
+void fixpipe_atomic_add(const isa::Fixpipe& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const isa::DType type = isa::output_dtype(op);
+  const uint32_t blocks = (op.nSize + 15u) / 16;
+  const uint64_t es = isa::output_size(op);
+  const DeqScalar q = decode_deq_scalar(op.deqScalar);
+  // Row by row, block by block: each converted 16-cell piece is added to the bytes already there.
+  for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
+    const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
+    uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;
+    for (uint32_t j = 0; j < op.mSize; ++j)
+      for (uint32_t c = 0; c < blocks; ++c) {
+        uint8_t piece[64];
+        convert_cells(op, q, src + (uint64_t{c} * op.srcStride + j) * 64, piece);
+        const uint32_t columns = std::min<uint32_t>(16, op.nSize - c * 16);
+        atomic_add(type, dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es, piece, columns);
+      }
   }
 }
 

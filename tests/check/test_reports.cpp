@@ -301,6 +301,57 @@ TEST_CASE("two cores: GM bytes one writes and the other reads or writes race, di
   CHECK_THROWS_AS(one.issue(isa::CoreId{1}, writer[0]), std::out_of_range);
 }
 
+// Cross-core ordering: SyncAll epochs and atomic adds (docs/checking.md, "Cross-core data race").
+TEST_CASE("two cores: SyncAll orders GM accesses of different epochs; same-type atomic adds never race",
+          "[check][cores][syncall][atomic]") {
+  const std::string mmad = kT + "DataCopy dst=L1:0 src=a blockLen=32\n" + kToL1 +
+                           "LoadData dst=L0A:0 src=L1:0 repeatTimes=1\nLoadData dst=L0B:0 src=L1:0x200 "
+                           "repeatTimes=1\n" +
+                           kToM +
+                           "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\nSetFlag event=M_FIX id=0\n"
+                           "WaitFlag event=M_FIX id=0\n";
+  const std::string fix = "Fixpipe dst=c src=L0C:0 nSize=16 mSize=16 srcStride=16 dstStride=16\n";
+  const std::string read = "DataCopy dst=L1:0x4000 src=c blockLen=32\n";
+  check::CheckOptions two;
+  two.cores = 2;
+  const auto run2 = [&](const std::string& t0, const std::string& t1) {
+    const auto p0 = checktest::parse(t0), p1 = checktest::parse(t1);
+    check::Checker c(two);
+    for (size_t i = 0; i < std::max(p0.size(), p1.size()); ++i) {
+      if (i < p0.size()) c.issue(isa::CoreId{0}, p0[i]);
+      if (i < p1.size()) c.issue(isa::CoreId{1}, p1[i]);
+    }
+    c.finish({});
+    return checktest::Run{c.reports(), c.summary()};
+  };
+  const std::string add = "SetAtomicAdd dtype=int32\n" + fix + "SetAtomicNone\n";
+  // Split-K as it should be: both add, SyncAll, core 0 reads C back.
+  CHECK(run2(mmad + add + "SyncAll\n" + read, mmad + add + "SyncAll\n").count(ReportKind::CrossCoreRace) ==
+        0);
+  // Without SyncAll: core 0's read races core 1's add (RW), fix: SyncAll after the write, before the read.
+  const auto no_sync = run2(mmad + add + read, mmad + add);
+  REQUIRE(no_sync.count(ReportKind::CrossCoreRace) == 1);
+  CHECK(no_sync.reports[0].hazard == "RW");
+  CHECK(no_sync.reports[0].fix.kind == check::Fix::Kind::SyncAll);
+  CHECK_THAT(no_sync.reports[0].fix.text, Contains("put SyncAll between core 1's Fixpipe at t.trace:"));
+  // Without the atomic mode: WAW, fix: SetAtomicAdd of the Fixpipe's output type (int32 cells).
+  const auto plain = run2(mmad + fix + "SyncAll\n", mmad + fix + "SyncAll\n");
+  REQUIRE(plain.count(ReportKind::CrossCoreRace) == 1);
+  CHECK(plain.reports[0].hazard == "WAW");
+  CHECK(plain.reports[0].fix.kind == check::Fix::Kind::Atomic);
+  CHECK_THAT(plain.reports[0].fix.text, Contains("SetAtomicAdd<int32_t>() ... SetAtomicNone()"));
+  // One core atomic, the other plain: still a race.
+  CHECK(run2(mmad + add, mmad + fix).count(ReportKind::CrossCoreRace) == 1);
+  // Atomic adds of two types to the same bytes race.
+  const auto types = run2(mmad + add, mmad + "SetAtomicAdd dtype=float\n" + fix + "SetAtomicNone\n");
+  REQUIRE(types.count(ReportKind::CrossCoreRace) == 1);
+  CHECK_THAT(types.reports[0].fix.text, Contains("atomic adds of different element types"));
+  // Plain writes in different epochs (one core writes, SyncAll, the other overwrites) are ordered.
+  CHECK(run2(mmad + fix + "SyncAll\n", "SyncAll\n" + mmad + fix).count(ReportKind::CrossCoreRace) == 0);
+  // ... but not in the same epoch after a SyncAll each.
+  CHECK(run2("SyncAll\n" + mmad + fix, "SyncAll\n" + mmad + fix).count(ReportKind::CrossCoreRace) == 1);
+}
+
 namespace {
 
 // Per core: `races` loads of bytes a copy wrote with no flag between (a RAW report each, all on

@@ -108,6 +108,18 @@ TEST_CASE("Fixpipe: per byte, rows off gm.write.align_bytes at unaligned_cost", 
         20 + 8 + 15);
 }
 
+TEST_CASE("Fixpipe tails: a partial last column block costs the columns it writes", "[cli][timing][pacing]") {
+  // 16 rows of nSize int32, contiguous and 512 B-aligned only at the start (one run): nSize x 64 B
+  // at 128 B/cycle after the 20-cycle head; 16 x nSize elements take 16 x nSize / 64 cycles (less).
+  for (const uint32_t n : {40u, 48u, 167u, 1u}) {
+    CAPTURE(n);
+    const std::string t = ".gm c size=16384\nFixpipe dst=c src=L0C:0 nSize=" + std::to_string(n) +
+                          " mSize=16 srcStride=16 dstStride=" + std::to_string(n) + "\n";
+    const uint64_t bytes = 16ull * n * 4;
+    CHECK(rows_of(t, "--set gm.write.align_bytes=1").at(0).busy_end == 20 + (bytes + 127) / 128);
+  }
+}
+
 TEST_CASE("scalar set-up: an instruction issues its kind's cycles after the slot", "[cli][timing][pacing]") {
   const auto r = rows_of(times(3, "LoadData dst=L0A:0 src=L1:0 repeatTimes=1") +
                              "SetFlag event=MTE1_M id=0\n" + "WaitFlag event=MTE1_M id=0\n",

@@ -106,7 +106,7 @@ TEST_CASE("what the text alone shows is wrong is a parse error at the field, exi
        "t.trace:1:58: error: MmadWithSparse: invalid field: MmadWithSparse k (the original K) must be a "
        "multiple of 4 (got 62)"},
       {".gm c size=1048576\nFixpipe dst=c src=L0C:0 nSize=4096 mSize=16 srcStride=16 dstStride=4096\n",
-       "t.trace:2:25: error: Fixpipe: invalid field: nSize must be a multiple of 16 in [0, 4095] (got 4096)"},
+       "t.trace:2:25: error: Fixpipe: invalid field: nSize must be in [1, 4095] (got 4096)"},
   };
   for (const auto& c : cases) {
     TempDir d;

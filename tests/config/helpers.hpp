@@ -44,6 +44,7 @@ gm:
     window_bytes: 8192
     align_bytes: 256
     unaligned_cost: 2.5
+    atomic_share: 0.75
   shared_bytes_per_cycle: 192
 mte1:
   to_l0a:
@@ -77,6 +78,7 @@ issue:
   queue_depth_fix: 13
   queue_depth_mte3: 14
   sync_cycles: 2
+  sync_all_cycles: 16
   min_interval_mte2: 2.5
   min_interval_mte1: 3.5
   min_interval_m: 4.5
@@ -92,6 +94,8 @@ scalar:
   set_flag: 28
   wait_flag: 29
   pipe_barrier: 30
+  sync_all: 31
+  set_atomic: 32
 chip:
   cores: 3
   l2:

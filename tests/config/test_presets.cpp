@@ -226,4 +226,8 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.issue.queue_depth_m == 12);
   CHECK(c.issue.queue_depth_fix == 13);
   CHECK(c.issue.sync_cycles == 2);
+  CHECK(c.issue.sync_all_cycles == 16);
+  CHECK(c.gm.write.atomic_share == 0.75);
+  CHECK(c.scalar.sync_all == 31);
+  CHECK(c.scalar.set_atomic == 32);
 }

@@ -48,6 +48,15 @@ inline auto key(const isa::WaitFlag& o) {
 inline auto key(const isa::PipeBarrier& o) {
   return std::make_tuple(o.pipe, o.all);
 }
+inline auto key(const isa::SyncAll&) {
+  return std::make_tuple();
+}
+inline auto key(const isa::SetAtomicAdd& o) {
+  return std::make_tuple(o.dtype);
+}
+inline auto key(const isa::SetAtomicNone&) {
+  return std::make_tuple();
+}
 
 inline bool same_impl(const isa::Op& x, const isa::Op& y) {
   if (x.index() != y.index()) return false;

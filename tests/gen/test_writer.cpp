@@ -81,6 +81,9 @@ std::vector<isa::Op> samples() {
   v.push_back(isa::PipeBarrier{Pipe::M, false});
   v.push_back(isa::PipeBarrier{Pipe::MTE2, false});
   v.push_back(isa::PipeBarrier{Pipe::S, true});
+  v.push_back(isa::SyncAll{});
+  v.push_back(isa::SetAtomicAdd{isa::DType::Half});
+  v.push_back(isa::SetAtomicNone{});
   return v;
 }
 
@@ -96,6 +99,9 @@ TEST_CASE("writer prints the spec's seed example lines", "[writer]") {
   CHECK(trace::format_instruction(s[12], kNames) ==
         "Fixpipe dst=c+0x40 src=L0C:0 nSize=32 mSize=20 srcStride=32 dstStride=100000");
   CHECK(trace::format_instruction(s[20], kNames) == "PipeBarrier pipe=PIPE_ALL");
+  CHECK(trace::format_instruction(s[21], kNames) == "SyncAll");
+  CHECK(trace::format_instruction(s[22], kNames) == "SetAtomicAdd dtype=half");
+  CHECK(trace::format_instruction(s[23], kNames) == "SetAtomicNone");
   CHECK(trace::format_instruction(s[11], kNames) ==
         "MmadWithSparse dst=L0C:0x10000 fm=L0A:0x8000 filter=L0B:0x8000 m=128 n=128 k=256 cmatrixInitVal=0");
 }

@@ -64,15 +64,19 @@ struct Gen {
     line("Mmad dst=L0C:65536 fm=L0A:0 filter=L0B:0 m=" + n(m) + " n=" + n(nn) + " k=" + n(k) +
          " unitFlag=" + n(coin(0.6) ? 3 : 2));
   }
-  void fixpipe() {
+  void fixpipe(bool atomics = false) {
     const uint64_t ns = pick(1, 8) * 16, ms = pick(1, 128);
     // The output type sets the bytes (and the conversion); rows start 64-byte aligned, so some
     // are off gm.write.align_bytes; rows contiguous in GM (dstStride = nSize) or not.
     const std::string mode = one_of<std::string>(
         {"", "", " dtype=float quantPre=F322F16", " quantPre=REQ8 deqScalar=0x40003f800000"});
+    // Under the atomic mode: the type the Fixpipe writes (int32 cells as they are, F322F16 half).
+    const bool atomic = atomics && mode.find("REQ8") == std::string::npos && coin();
+    if (atomic) line(std::string("SetAtomicAdd dtype=") + (mode.empty() ? "int32" : "half"));
     line("Fixpipe dst=c+" + n(pick(0, 1000) * 64) + " src=L0C:65536 nSize=" + n(ns) + " mSize=" + n(ms) +
          " srcStride=" + n((ms + 15) / 16 * 16) + " dstStride=" + n(ns + (coin() ? 0 : 16)) + mode +
          one_of<std::string>({"", "", " unitFlag=3", " unitFlag=2"}));
+    if (atomic) line("SetAtomicNone");
   }
 };
 
@@ -88,8 +92,11 @@ const std::vector<std::pair<std::string, std::string>>& legal_pairs() {
 
 }  // namespace
 
-std::string kernel(std::mt19937_64& rng, int count) {
+std::string kernel(std::mt19937_64& rng, int count, const Extras& extras) {
   Gen g{rng, ""};
+  std::vector<int> sync_at;  // instruction positions a SyncAll comes before
+  for (int s = 0; s < extras.sync_alls; ++s) sync_at.push_back(static_cast<int>(g.pick(0, count)));
+  std::sort(sync_at.begin(), sync_at.end());
   g.line(".gm a size=1048576");
   g.line(".gm c size=1048576");
   // Waits to place later: instructions from now, the WaitFlag line, its (pair, id).
@@ -115,6 +122,7 @@ std::string kernel(std::mt19937_64& rng, int count) {
         ++it;
       }
     }
+    for (; !sync_at.empty() && sync_at.front() <= i; sync_at.erase(sync_at.begin())) g.line("SyncAll");
     const uint64_t kind = g.pick(0, 99);
     if (kind < 14) {
       g.data_copy();
@@ -129,7 +137,7 @@ std::string kernel(std::mt19937_64& rng, int count) {
     } else if (kind < 56) {
       g.mmad_unit_flag();
     } else if (kind < 66) {
-      g.fixpipe();
+      g.fixpipe(extras.atomics);
     } else if (kind < 90 && !unused.empty()) {
       const auto [p, id] = unused.back();
       unused.pop_back();
@@ -144,6 +152,7 @@ std::string kernel(std::mt19937_64& rng, int count) {
     }
   }
   for (const auto& w : waits) g.line(w.line);
+  for (size_t s = 0; s < sync_at.size(); ++s) g.line("SyncAll");
   return g.out;
 }
 
@@ -207,6 +216,8 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("issue.sync_cycles", g.one_of<std::string>({"0", "1", "3"})),
       set("buffers.l0c_banks", g.one_of<std::string>({"2", "4", "16"})),
       set("buffers.l1_banks", g.one_of<std::string>({"1", "16"})),
+      set("issue.sync_all_cycles", g.one_of<std::string>({"0", "7", "512"})),
+      set("gm.write.atomic_share", g.one_of<std::string>({"0.3", "0.5", "1"})),
   };
   return s;
 }

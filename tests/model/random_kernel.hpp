@@ -16,8 +16,14 @@
 
 namespace randk {
 
+// What a kernel may contain beyond the v1 instructions: `sync_alls` SyncAlls (at random places; the
+// same count on every core of a manifest), and Fixpipes wrapped in SetAtomicAdd ... SetAtomicNone.
+struct Extras {
+  int sync_alls = 0;
+  bool atomics = false;
+};
 // A trace (v1 text) of about `n` instructions. GM tensors a (read) and c (written), 1 MiB each.
-std::string kernel(std::mt19937_64& rng, int n);
+std::string kernel(std::mt19937_64& rng, int n, const Extras& extras = {});
 // --set KEY=VALUE strings for a random but legal configuration (cores: chip.cores >= cores).
 std::vector<std::string> config_sets(std::mt19937_64& rng, int cores);
 

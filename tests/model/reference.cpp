@@ -56,6 +56,9 @@ uint64_t scalar_cost(const isa::Op& op, const aicore::config::Scalar& s) {
   if (std::holds_alternative<isa::Fixpipe>(op)) return s.fixpipe;
   if (std::holds_alternative<isa::SetFlag>(op)) return s.set_flag;
   if (std::holds_alternative<isa::WaitFlag>(op)) return s.wait_flag;
+  if (std::holds_alternative<isa::SyncAll>(op)) return s.sync_all;
+  if (std::holds_alternative<isa::SetAtomicAdd>(op) || std::holds_alternative<isa::SetAtomicNone>(op))
+    return s.set_atomic;
   return s.pipe_barrier;
 }
 
@@ -125,6 +128,13 @@ struct Core {
   std::map<uint64_t, Granule> unit;
   std::map<size_t, std::vector<UnitWait>> unit_waits;
   std::vector<bool> done;  // the instruction's timing is known
+  // SyncAll: this core's arrival cycle at each of its SyncAlls, and whether the current one has
+  // arrived (pipes drained) and waits for the other cores. The atomic mode, and per instruction
+  // whether it was issued under it.
+  std::vector<uint64_t> sync_arrivals;
+  bool sync_arrived = false;
+  bool atomic = false;
+  std::vector<bool> atomic_of;
 };
 
 // The memory side's shared capacities: each core's GM port, then the HBM, L2 reads, L2 writes,
@@ -148,6 +158,7 @@ class Machine {
       c.prog = &p;
       c.timing.resize(p.size());
       c.done.resize(p.size());
+      c.atomic_of.resize(p.size());
       for (auto& ps : c.pipes) ps.start_of.resize(p.size());
       cores_.push_back(std::move(c));
     }
@@ -230,7 +241,8 @@ class Machine {
 
   // The plain re-derivation of the GM row rule (reference.hpp): rate, occupancy and L1/L0C port
   // time of an ND2NZ copy or a Fixpipe from its own row count.
-  model::Cost with_rows(const isa::Op& op, model::Cost c) const {
+  // `atomic`: a Fixpipe under SetAtomicAdd, each byte at gm.write.atomic_share of the write rate.
+  model::Cost with_rows(const isa::Op& op, model::Cost c, bool atomic = false) const {
     const uint64_t rows = gm_rows(op);
     if (std::holds_alternative<isa::DataCopyNd2Nz>(op)) {
       const double rate = row_rate(c.gm_bytes, rows, cfg_.gm.read);
@@ -261,6 +273,7 @@ class Machine {
                       (run_start % cfg_.gm.write.align_bytes ? cfg_.gm.write.unaligned_cost : 1.0);
         }
       }
+      if (atomic) weighted /= cfg_.gm.write.atomic_share;
       const auto produce = static_cast<uint64_t>(std::ceil(
           static_cast<double>(uint64_t{f->ndNum} * f->mSize * f->nSize) / cfg_.fixpipe.elements_per_cycle));
       const auto write = static_cast<uint64_t>(std::ceil(weighted / cfg_.gm.write.bytes_per_cycle));
@@ -395,7 +408,8 @@ class Machine {
   bool start_data(Core& c, PipeState& p, Pipe pipe, size_t i, uint64_t t) {
     const isa::Op& op = (*c.prog)[i].op;
     const isa::Footprint fp = isa::footprint(op);
-    const model::Cost cost = with_rows(op, model::cost_of(op, cfg_, isa::bytes_moved(op, fp)));
+    const model::Cost cost =
+        with_rows(op, model::cost_of(op, cfg_, isa::bytes_moved(op, fp)), c.atomic_of[i]);
     Timing& tm = c.timing[i];
     // Exact start: pipe free and issued, at least min_interval after the last data start.
     const double ready = std::max(static_cast<double>(tm.issue), p.free_exact);
@@ -540,20 +554,34 @@ class Machine {
     const Instruction& in = (*c.prog)[c.next];
     Timing& tm = c.timing[c.next];
     const uint64_t sync = cfg_.issue.sync_cycles;
-    if (c.s_waiting) {  // an S WaitFlag or PIPE_ALL that arrived at s_arrived
-      uint64_t start;
+    if (c.s_waiting) {  // an S WaitFlag, PIPE_ALL or SyncAll that arrived at s_arrived
+      uint64_t start = 0;
+      uint64_t cost = sync;
       if (const auto* w = std::get_if<isa::WaitFlag>(&in.op)) {
         if (!take_set(c, *w, t)) return false;
         start = t;
-      } else {
+      } else if (!c.sync_arrived) {  // PIPE_ALL, or the first half of SyncAll: every pipe drained
         if (!drained(c) || held_behind(c, isa::kPipeCount)) return false;
         start = c.s_arrived;
         for (size_t p = 1; p < isa::kPipeCount; ++p) start = std::max(start, c.pipes[p].last_completion);
         for (const uint64_t h : c.held_until) start = std::max(start, h);
       }
+      if (std::holds_alternative<isa::SyncAll>(in.op)) {
+        // Every core leaves its n-th SyncAll at the last arrival, then pays issue.sync_all_cycles.
+        if (!c.sync_arrived) c.sync_arrivals.push_back(start);
+        c.sync_arrived = true;
+        const size_t n = c.sync_arrivals.size() - 1;
+        start = 0;
+        for (const Core& o : cores_) {
+          if (o.sync_arrivals.size() <= n) return false;
+          start = std::max(start, o.sync_arrivals[n]);
+        }
+        c.sync_arrived = false;
+        cost = cfg_.issue.sync_all_cycles;
+      }
       c.s_waiting = false;
       tm.start = start;
-      tm.busy_end = tm.end = start + sync;
+      tm.busy_end = tm.end = start + cost;
       after_scalar(c, tm.busy_end);
       return true;
     }
@@ -571,6 +599,14 @@ class Machine {
         after_scalar(c, tm.busy_end);
         return true;
       }
+      if (std::holds_alternative<isa::SetAtomicAdd>(in.op) ||
+          std::holds_alternative<isa::SetAtomicNone>(in.op)) {
+        c.atomic = std::holds_alternative<isa::SetAtomicAdd>(in.op);
+        tm.start = slot;
+        tm.busy_end = tm.end = slot + sync;
+        after_scalar(c, tm.busy_end);
+        return true;
+      }
       c.s_waiting = true;
       c.s_arrived = slot;
       return true;
@@ -583,6 +619,7 @@ class Machine {
     if (t < at) return false;
     tm.issue = at;
     unit_issue(c, c.next);
+    c.atomic_of[c.next] = c.atomic && std::holds_alternative<isa::Fixpipe>(in.op);
     p.queue.push_back(c.next);
     ++p.pushed;
     c.next_issue = static_cast<double>(at) + 1.0 / cfg_.issue.instructions_per_cycle;

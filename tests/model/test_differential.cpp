@@ -44,14 +44,14 @@ std::map<std::pair<uint64_t, uint64_t>, ref::Timing> model_timing(const std::str
   return out;
 }
 
-void check_case(uint64_t seed, int cores) {
+void check_case(uint64_t seed, int cores, const randk::Extras& extras = {}) {
   std::mt19937_64 rng(seed);
   TempDir d;
   std::vector<std::string> traces;
   std::string manifest = "cores:\n";
   for (int c = 0; c < cores; ++c) {
     traces.push_back(d.write("core" + std::to_string(c) + ".trace",
-                             randk::kernel(rng, 60 + static_cast<int>(rng() % 60))));
+                             randk::kernel(rng, 60 + static_cast<int>(rng() % 60), extras)));
     manifest += "  - core" + std::to_string(c) + ".trace\n";
   }
   const std::vector<std::string> sets = randk::config_sets(rng, cores);
@@ -115,4 +115,15 @@ TEST_CASE("differential: two and three cores sharing GM, equal to the lock-step 
   const char* only = std::getenv("AICORE_DIFF_SEED");
   if (only) return check_case(std::stoull(only), 2 + static_cast<int>(std::stoull(only) % 2));
   for (uint64_t seed = 1000; seed <= 1040; ++seed) check_case(seed, 2 + static_cast<int>(seed % 2));
+}
+
+TEST_CASE("differential: SyncAll and atomic Fixpipes on one to three cores, equal to the lock-step reference",
+          "[model][differential][chip][syncall][atomic]") {
+  const char* only = std::getenv("AICORE_DIFF_SEED");
+  const auto extras = [](uint64_t seed) { return randk::Extras{1 + static_cast<int>(seed % 4), true}; };
+  if (only)
+    return check_case(std::stoull(only), 1 + static_cast<int>(std::stoull(only) % 3),
+                      extras(std::stoull(only)));
+  for (uint64_t seed = 2000; seed <= 2030; ++seed)
+    check_case(seed, 1 + static_cast<int>(seed % 3), extras(seed));
 }

@@ -5,6 +5,7 @@
 
 #include "aicore/common/error.hpp"
 #include "aicore/semantics/execute.hpp"
+#include "convert_reference.hpp"
 #include "reference.hpp"
 
 using namespace aicore;
@@ -170,9 +171,59 @@ TEST_CASE("Fixpipe NZ2ND copies 16-value rows, with reluEn and ndNum", "[moves][
         std::memcpy(&dst, core.gm[0].data() + (nd * 2048 + j * N + n) * 4, 4);
         REQUIRE(dst == (src < 0 ? 0 : src));
       }
-  op.nSize = 24;
-  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), Catch::Contains("nSize must be a multiple of 16"));
+  op.nSize = 0;
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), Catch::Contains("nSize must be in [1, 4095] (got 0)"));
+  op.nSize = 4096;
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), Catch::Contains("nSize must be in [1, 4095] (got 4096)"));
   op.nSize = 16;
   op.srcNdStride = 0;
   CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), Catch::Contains("srcNdStride must be in [1, 512]"));
+}
+
+// Row-major output takes any column count: the last, partial column block writes only its
+// first nSize % 16 columns and leaves the GM bytes after them as they were.
+TEST_CASE("Fixpipe NZ2ND writes a partial last column block (nSize 40, 50, 167, 1)", "[moves][fixpipe]") {
+  for (const uint32_t N : {40u, 50u, 167u, 1u, 15u}) {
+    for (const bool half_out : {false, true}) {
+      CAPTURE(N, half_out);
+      ref::Core core;
+      const uint32_t M = 19, M16 = 32, stride = N + 3;  // dstStride > nSize: gaps between rows
+      for (size_t i = 0; i < core.l0c.size() / 4; ++i) {
+        const float v = static_cast<float>(static_cast<int32_t>(i * 2654435761u) >> 12) / 64.0f;
+        std::memcpy(core.l0c.data() + i * 4, &v, 4);
+      }
+      const size_t es = half_out ? 2 : 4;
+      core.gm.emplace_back(size_t{M} * stride * es + 64, uint8_t{0xA5});
+      isa::Fixpipe op;
+      op.dst = {Space::GM, 0, 0};
+      op.src = {Space::L0C, 0, 0};
+      op.dtype = isa::DType::Float;
+      op.quantPre = half_out ? isa::QuantMode::F322F16 : isa::QuantMode::NoQuant;
+      op.nSize = static_cast<uint16_t>(N);
+      op.mSize = M;
+      op.srcStride = M16;
+      op.dstStride = stride;
+      sem::fixpipe(op, core.view());
+      const std::vector<uint8_t>& gm = core.gm[0];
+      for (uint32_t j = 0; j < M; ++j)
+        for (uint32_t n = 0; n < stride; ++n) {
+          const uint8_t* out = gm.data() + (size_t{j} * stride + n) * es;
+          if (n >= N) {  // between rows: untouched
+            REQUIRE((out[0] == 0xA5 && out[es - 1] == 0xA5));
+            continue;
+          }
+          uint32_t cell;
+          std::memcpy(&cell, core.l0c.data() + ((n / 16) * M16 + j) * 64 + (n % 16) * 4, 4);
+          if (half_out) {
+            uint16_t h;
+            std::memcpy(&h, out, 2);
+            REQUIRE(h == ref::to_half(cell));
+          } else {
+            uint32_t got;
+            std::memcpy(&got, out, 4);
+            REQUIRE(got == cell);
+          }
+        }
+    }
+  }
 }

@@ -120,6 +120,8 @@ std::string undescribed_bytes() {
     const size_t b = static_cast<size_t>(at - base);
     pieces.push_back({b, b + sizeof(typename F::Value), alignof(typename F::Value), field.facts.name});
   });
+  // An instruction without fields (SyncAll, SetAtomicNone) must be an empty struct.
+  if (pieces.empty()) return std::is_empty_v<T> ? "" : "bytes of a struct without fields";
   std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) { return x.begin < y.begin; });
   const auto round_up = [](size_t v, size_t a) { return (v + a - 1) / a * a; };
   size_t end = 0;

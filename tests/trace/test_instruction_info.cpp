@@ -30,7 +30,7 @@ std::string sample_value(const FieldInfo& f) {
   }
   if (f.type == "event") return "MTE2_MTE1";
   if (f.type == "pipe") return "PIPE_M";
-  if (f.type == "dtype") return f.default_value;
+  if (f.type == "dtype") return f.default_value.empty() ? "float" : f.default_value;  // SetAtomicAdd
   return "1";
 }
 
@@ -74,9 +74,10 @@ TEST_CASE("instruction_info lists every mnemonic once", "[info]") {
       CHECK((f.type == "operand") == !f.spaces.empty());
     }
   }
-  const std::vector<std::string> expected = {"DataCopy", "DataCopyNd2Nz",  "LoadData", "LoadDataWithSparse",
-                                             "Mmad",     "MmadWithSparse", "Fixpipe",  "SetFlag",
-                                             "WaitFlag", "PipeBarrier"};
+  const std::vector<std::string> expected = {
+      "DataCopy",       "DataCopyNd2Nz", "LoadData",     "LoadDataWithSparse", "Mmad",
+      "MmadWithSparse", "Fixpipe",       "SetFlag",      "WaitFlag",           "PipeBarrier",
+      "SyncAll",        "SetAtomicAdd",  "SetAtomicNone"};
   CHECK(names == expected);
 }
 

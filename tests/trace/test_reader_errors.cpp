@@ -295,8 +295,7 @@ TEST_CASE("what check_fields refuses is an error at the field it names, as the t
   const std::string gm = ".gm c size=1048576\n";
   const std::string fix = "Fixpipe dst=c src=L0C:0 nSize=4096 mSize=16 srcStride=16 dstStride=16";
   CHECK(parse_error(gm + fix + "\n", true) ==
-        at(2, col(fix, "nSize")) +
-            "Fixpipe: invalid field: nSize must be a multiple of 16 in [0, 4095] (got 4096)");
+        at(2, col(fix, "nSize")) + "Fixpipe: invalid field: nSize must be in [1, 4095] (got 4096)");
   const std::string set = "SetFlag id=0 event=MTE2_FIX";  // the field named first in the message wins
   CHECK(parse_error(set + "\n", true) ==
         at(1, col(set, "event")) +

@@ -49,9 +49,13 @@ std::string instruction_fields() {
   bool first = true;
   for (const auto& in : trace::instruction_info()) {
     out << (first ? "" : "\n") << "### " << in.mnemonic << "\n\n"
-        << sentence(in.summary) << ". Pipe: " << in.pipe << ".\n\n"
-        << "| key | type | default | accepts | meaning |\n|---|---|---|---|---|\n";
+        << sentence(in.summary) << ". Pipe: " << in.pipe << ".\n";
     first = false;
+    if (in.fields.empty()) {  // SyncAll, SetAtomicNone: the mnemonic alone
+      out << "\nNo fields: the line is the mnemonic alone.\n";
+      continue;
+    }
+    out << "\n| key | type | default | accepts | meaning |\n|---|---|---|---|---|\n";
     for (const auto& f : in.fields) {
       const std::string dflt = f.required ? "**required**" : code(f.default_value);
       out << "| " << code(f.key) << " | " << f.type << " | " << dflt << " | " << cell(f.accepts) << " | "

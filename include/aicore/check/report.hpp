@@ -53,6 +53,8 @@ struct Fix {
     ViaScalar,  // no direct pair exists: the scalar unit waits (event = SRC_S) before `before_line`
     PipeAll,    // PipeBarrier<PIPE_ALL> between the two lines
     Separate,   // cores cannot synchronise: give them disjoint bytes
+    SyncAll,    // SyncAll on every core, after `after_line` (first core) and before `before_line` (second)
+    Atomic,     // SetAtomicAdd<T>() ... SetAtomicNone() around the Fixpipes: `text` says which
     Edit,       // change a field of an instruction (unitFlag, dtype): `text` says which
   };
   Kind kind = Kind::None;

@@ -37,6 +37,9 @@ struct GmRead : GmPath {
 struct GmWrite : GmPath {
   uint32_t align_bytes = 1;
   double unaligned_cost = 1;
+  // A byte of an atomic add (SetAtomicAdd) gets this share of the write bandwidth: the L2 reads
+  // the old value, adds and writes it back (docs/decisions.md, "GM atomics").
+  double atomic_share = 1;
 };
 
 struct Buffers {
@@ -78,6 +81,8 @@ struct Issue {
   uint32_t queue_depth_mte2 = 0, queue_depth_mte1 = 0, queue_depth_m = 0, queue_depth_fix = 0;
   uint32_t queue_depth_mte3 = 0;  // MTE3 runs only flags on the Cube core
   uint32_t sync_cycles = 0;       // cost of a SetFlag/WaitFlag/PipeBarrier on its pipe
+  // SyncAll: cycles from the last core's arrival until every core of the launch goes on.
+  uint32_t sync_all_cycles = 0;
   // Least average distance, in cycles, between the starts of consecutive data instructions of
   // a pipe (fractions accumulate over a back-to-back run); 0 = none.
   double min_interval_mte2 = 0, min_interval_mte1 = 0, min_interval_m = 0, min_interval_fix = 0;
@@ -87,7 +92,8 @@ struct Issue {
 // address set-up of its Ascend C call), by instruction kind.
 struct Scalar {
   uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, mmad = 0,
-           mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0;
+           mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0, sync_all = 0,
+           set_atomic = 0;
 };
 
 // The race checker's one hardware fact (docs/checking.md).

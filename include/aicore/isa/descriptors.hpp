@@ -177,7 +177,7 @@ struct Descriptor<Fixpipe> {
       AICORE_REQUIRED(T, src, "C in L0C (Nz), byte offset", in(kL0C)),
       AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8 Mmad, float from a half/bf16 one",
                       dtypes(kCellTypes)),
-      AICORE_REQUIRED(T, nSize, "columns to write; a multiple of 16, at most 4095"),
+      AICORE_REQUIRED(T, nSize, "columns to write, 1..4095 (a last block of fewer than 16 columns is written in part)"),
       AICORE_REQUIRED(T, mSize, "rows to write"),
       AICORE_REQUIRED(T, srcStride, "L0C rows per 16-column block (ceil16(M) for a whole C)"),
       AICORE_REQUIRED(T, dstStride, "elements per destination row"),
@@ -234,6 +234,32 @@ struct Descriptor<PipeBarrier> {
   // Its one field is the whole op: PIPE_X names `pipe`, PIPE_ALL sets `all`.
   static constexpr auto fields = std::make_tuple(
       make_field<PipeBarrier, nullptr, true>("pipe", "the pipe to drain, or PIPE_ALL", detail::NoParams{}));
+};
+
+template <>
+struct Descriptor<SyncAll> {
+  static constexpr InstructionFacts facts =
+      runs_on("SyncAll", Pipe::S,
+              "every pipe of the core drains, then the core waits until every core of the launch has reached "
+              "its matching (n-th) SyncAll");
+  static constexpr auto fields = std::make_tuple();
+};
+
+template <>
+struct Descriptor<SetAtomicAdd> {
+  using T = SetAtomicAdd;
+  static constexpr InstructionFacts facts =
+      runs_on("SetAtomicAdd", Pipe::S,
+              "later Fixpipes of this core add their results to GM instead of overwriting (until SetAtomicNone)");
+  static constexpr auto fields = std::make_tuple(AICORE_REQUIRED(
+      T, dtype, "element type added: the Fixpipe output type (float, half or int32)", dtypes(kAtomicTypes)));
+};
+
+template <>
+struct Descriptor<SetAtomicNone> {
+  static constexpr InstructionFacts facts =
+      runs_on("SetAtomicNone", Pipe::S, "later Fixpipes of this core overwrite GM again");
+  static constexpr auto fields = std::make_tuple();
 };
 
 // clang-format on

@@ -104,8 +104,22 @@ struct PipeBarrier {
   friend bool operator==(PipeBarrier a, PipeBarrier b) { return a.pipe == b.pipe && a.all == b.all; }
 };
 
+// Cross-core synchronisation and GM atomics (Ascend C SyncAll(), SetAtomicAdd<T>(), SetAtomicNone();
+// docs/semantics.md §9). All three run on the scalar unit.
+struct SyncAll {  // every pipe of the core drains, then the core waits until every core of the launch is here
+  friend bool operator==(SyncAll, SyncAll) { return true; }
+};
+struct SetAtomicAdd {  // later Fixpipes of the core (program order) add to GM instead of overwriting
+  DType dtype = DType::Float;
+};
+struct SetAtomicNone {  // later Fixpipes overwrite GM again
+  friend bool operator==(SetAtomicNone, SetAtomicNone) { return true; }
+};
+
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
-                        SetFlag, WaitFlag, PipeBarrier>;
+                        SetFlag, WaitFlag, PipeBarrier, SyncAll, SetAtomicAdd, SetAtomicNone>;
+// The instructions that move no bytes: flags, barriers, SyncAll and the atomic mode.
+bool is_sync(const Op& op);
 
 // Who wrote an instruction: the user, or the Ascend C library on the user's behalf (the flags
 // the front end's TPipe/TQue emit at the queue call's line). The checker lints the event ids of

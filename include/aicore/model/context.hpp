@@ -14,12 +14,15 @@
 
 namespace aicore::model {
 
+class CoreBarrier;
+
 struct ChipContext {
   explicit ChipContext(uint32_t cores) : core_count(cores) {}
   const uint32_t core_count;
   Dispatcher dispatch;
   std::optional<SimFault> fault;          // the first fault; the simulation stops at it
   std::optional<InputError> input_error;  // the first bad input a source met; issuing stops
+  CoreBarrier* sync_all = nullptr;        // SyncAll across the cores (core_barrier.hpp); none: alone
 
   bool stopping() const { return fault.has_value(); }
   // Records the first fault and stops the simulation.

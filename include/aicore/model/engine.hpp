@@ -30,6 +30,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -50,6 +51,9 @@ struct QueueEntry {
   isa::Instruction instr;
   uint64_t issue_cycle = 0;
   uint64_t queue_wait_cycles = 0;
+  // A Fixpipe issued under SetAtomicAdd: the type it adds (the mode as the scalar unit had it
+  // when it issued the Fixpipe, i.e. in program order).
+  std::optional<isa::DType> atomic;
 };
 
 class Engine : public sc_core::sc_module, public TimeSource {
@@ -124,7 +128,7 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // Runs the GM part of a data instruction from `start`; returns when its last byte is through
   // and puts what the L2 found into `r`.
   uint64_t gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64_t start, const Cost& c,
-                       InstrRecord& r);
+                       InstrRecord& r, bool atomic = false);
   // The first cycle >= t at which `bytes` fit in the GM window beside the transfers in flight.
   uint64_t window_start(uint64_t t, uint64_t bytes);
   void record(InstrRecord& r);

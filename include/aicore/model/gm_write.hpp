@@ -22,7 +22,9 @@ struct GmWriteCost {
   uint64_t cycles = 0;          // ceil(weighted_bytes / bytes_per_cycle)
 };
 
-GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path);
+// `atomic`: the write is an atomic add (SetAtomicAdd): every byte gets gm.write.atomic_share of
+// the bandwidth (the memory side reads the old value, adds, writes back; an assumption).
+GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path, bool atomic = false);
 
 // How many j in [0, count) make (first + j * step) a multiple of `align` (align >= 1); exact, in
 // O(log align) steps, so a Fixpipe of 65535 x 65535 rows costs nothing to price.

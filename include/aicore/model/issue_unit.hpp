@@ -62,6 +62,9 @@ class IssueUnit : public sc_core::sc_module, public TimeSource {
   uint64_t issued_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, last_completion_ = 0;
   const isa::Instruction* current_ = nullptr;
   const isa::WaitFlag* waiting_ = nullptr;  // an S WaitFlag blocked on its flag (see horizon())
+  std::optional<isa::DType> atomic_;        // SetAtomicAdd's type until SetAtomicNone
+  // Runs SyncAll arriving at `arrived` (every pipe drained): returns when all cores may go on.
+  std::optional<uint64_t> sync_all(const isa::Instruction& instr, uint64_t arrived);
   mutable bool in_horizon_ = false;
 };
 

@@ -39,6 +39,7 @@ double gm_row_rate(uint64_t bytes, uint64_t rows, const config::GmRead& path);
 
 Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg);
 // Same, with the bytes the op moves already known (isa::bytes_moved).
-Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg, uint64_t moved);
+// `atomic`: a Fixpipe under SetAtomicAdd (gm_write.hpp).
+Cost cost_of(const isa::Op& op, const config::CoreConfig& cfg, uint64_t moved, bool atomic = false);
 
 }  // namespace aicore::model

@@ -14,8 +14,11 @@ void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& 
 void mmad(const isa::Mmad& op, const MemoryView& mem);
 void mmad_with_sparse(const isa::MmadWithSparse& op, const MemoryView& mem);
 void fixpipe(const isa::Fixpipe& op, const MemoryView& mem);
+// The Fixpipe under SetAtomicAdd: each output element is added to GM (atomic.hpp), in the type
+// the Fixpipe writes (isa::output_dtype: float, half or int32; the model checks it first).
+void fixpipe_atomic_add(const isa::Fixpipe& op, const MemoryView& mem);
 
-// Dispatch on the op kind; sync ops (SetFlag, WaitFlag, PipeBarrier) touch no data.
+// Dispatch on the op kind; sync ops (SetFlag, WaitFlag, PipeBarrier, SyncAll, the atomic mode) touch no data.
 void execute(const isa::Op& op, const MemoryView& mem);
 
 }  // namespace aicore::sem

@@ -3,9 +3,14 @@
 // (MTE2_V, V_MTE2, MTE3_V, V_MTE3, V_V, S_V, V_S) are ignored there, as the Ascend C library does;
 // the other V events are compile-time errors. FIX_FIX is a PipeBarrier<PIPE_FIX>.
 #pragma once
+#include <cstdint>
+#include <type_traits>
+
 #include "aicore/frontend/pipe_core.hpp"
+#include "aicore/frontend/runtime.hpp"
 #include "ascendc/detail/compiler_env.hpp"
 #include "ascendc/detail/enums.hpp"
+#include "ascendc/detail/soft_float.hpp"
 
 namespace AscendC {
 
@@ -168,5 +173,30 @@ struct TQueSync {
                                 "TQueSync::WaitFlag");
   }
 };
+
+// Across the blocks of a launch (docs/ascendc.md, "SyncAll and atomics"). SyncAll<isAIVOnly>():
+// on the Cube-only model both forms synchronise every block of the launch. The software form with
+// GM and UB workspaces needs the Vector core's UB, which is not modelled.
+template <bool isAIVOnly = true>
+void SyncAll(CallSite site = CallSite::here()) {
+  aicore::frontend::issue(aicore::isa::SyncAll{}, site, "SyncAll");
+}
+
+// Later Fixpipes of this block add to GM (float, half or int32_t elements) until SetAtomicNone.
+template <typename T>
+void SetAtomicAdd(CallSite site = CallSite::here()) {
+  static_assert(
+      std::is_same<T, float>::value || std::is_same<T, half>::value || std::is_same<T, int32_t>::value,
+      "SetAtomicAdd<T>: aicore-sim models atomic adds of float, half and int32_t");
+  aicore::isa::SetAtomicAdd op;
+  op.dtype = std::is_same<T, float>::value  ? aicore::isa::DType::Float
+             : std::is_same<T, half>::value ? aicore::isa::DType::Half
+                                            : aicore::isa::DType::Int32;
+  aicore::frontend::issue(op, site, "SetAtomicAdd");
+}
+
+inline void SetAtomicNone(CallSite site = CallSite::here()) {
+  aicore::frontend::issue(aicore::isa::SetAtomicNone{}, site, "SetAtomicNone");
+}
 
 }  // namespace AscendC
