@@ -65,11 +65,15 @@ uint64_t Engine::horizon() const {
   // entry's issue cycle, or (queue empty) the scalar unit's next issue slot.
   if (queue_.empty()) return std::max(local_, issuer_ ? issuer_->horizon() : local_);
   uint64_t h = std::max(local_, queue_.front().issue_cycle);
-  // Waiting for a unit-flag producer to run: nothing starts before that pipe gets there.
-  if (waiting_unit_ != isa::Pipe::S && !in_horizon_) {
+  // Waiting for a unit-flag producer that has not run yet: it starts no earlier than its pipe's
+  // horizon, and this instruction no earlier than that less its lead (it may start before the
+  // producer does, touching each granule once the producer has made it). Once the producer has
+  // run (this engine wakes a delta later), its pipe's horizon says nothing about it any more.
+  if (waiting_unit_ != isa::Pipe::S && !in_horizon_ && !unit_->known(waiting_unit_for_)) {
     if (const TimeSource* producer = peers_[static_cast<size_t>(waiting_unit_)]) {
       in_horizon_ = true;
-      h = std::max(h, producer->horizon());
+      const uint64_t p = producer->horizon();
+      h = std::max(h, p > waiting_unit_lead_ ? p - waiting_unit_lead_ : 0);
       in_horizon_ = false;
     }
   }
@@ -334,6 +338,11 @@ uint64_t Engine::unit_flag_start(const QueueEntry& e, const Cost& c, uint64_t& f
   if (links.empty()) return 0;
   // A Fixpipe waits for Mmads (M), a Mmad for Fixpipes (FIX).
   const isa::Pipe producers = pipe_ == isa::Pipe::FIX ? isa::Pipe::M : isa::Pipe::FIX;
+  // Fixpipe touches its first granule after its head; a Mmad spends its occupancy past the head.
+  const bool cube = pipe_ == isa::Pipe::M;
+  const uint64_t offset = cube ? 0 : c.fixed;
+  const uint64_t duration = cube ? c.occupancy - c.head : c.occupancy - c.fixed;
+  waiting_unit_lead_ = offset + duration;
   for (const UnitFlags::Link& l : links)
     while (!unit_->known(l.producer)) {
       waiting_unit_ = producers;
@@ -343,10 +352,6 @@ uint64_t Engine::unit_flag_start(const QueueEntry& e, const Cost& c, uint64_t& f
     }
   waiting_unit_ = isa::Pipe::S;
   from = links.back().producer;
-  // Fixpipe touches its first granule after its head; a Mmad spends its occupancy past the head.
-  const bool cube = pipe_ == isa::Pipe::M;
-  const uint64_t offset = cube ? 0 : c.fixed;
-  const uint64_t duration = cube ? c.occupancy - c.head : c.occupancy - c.fixed;
   const uint64_t s = unit_->earliest_start(links, offset, duration);
   unit_->consumed(e.instr.index);
   return s;

@@ -151,6 +151,9 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // Blocked until a unit-flag producer of this pipe has run (see horizon()): S = not blocked.
   isa::Pipe waiting_unit_ = isa::Pipe::S;
   uint64_t waiting_unit_for_ = 0;  // that producer's instruction index, for deadlock reports
+  // How far before the producer's start the waiting instruction may start (its head and its
+  // duration: it touches its granules as the producer makes them), for horizon().
+  uint64_t waiting_unit_lead_ = 0;
   const TimeSource* issuer_ = nullptr;
   std::array<const TimeSource*, isa::kPipeCount> peers_{};
   const isa::Instruction* current_ = nullptr;
