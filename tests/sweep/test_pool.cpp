@@ -6,32 +6,19 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <filesystem>
 
+#include "aicore/common/temp_dir.hpp"
 #include "aicore/sweep/pool.hpp"
 
-namespace fs = std::filesystem;
 using namespace aicore::sweep;
 
 namespace {
 
-struct Dir {
-  fs::path path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "aicore-pool-XXXXXX").string();
-    path = mkdtemp(t.data());
-  }
-  ~Dir() { fs::remove_all(path); }
-};
-
-std::vector<JobInfo> jobs(const Dir& d, int n) {
+std::vector<JobInfo> jobs(const aicore::TempDir& d, int n) {
   std::vector<JobInfo> out;
   for (int i = 0; i < n; ++i)
-    out.push_back(JobInfo{"job" + std::to_string(i),
-                          (d.path / ("job" + std::to_string(i))).string(),
-                          nlohmann::json::object(),
-                          {},
-                          0});
+    out.push_back(JobInfo{
+        "job" + std::to_string(i), d.file("job" + std::to_string(i)), nlohmann::json::object(), {}, 0});
   return out;
 }
 
@@ -49,7 +36,7 @@ PoolOptions sleeping_pool(int ms) {
 }  // namespace
 
 TEST_CASE("the pool reaps its own workers only: the host's child keeps its exit status", "[sweep][pool]") {
-  Dir d;
+  aicore::TempDir d("aicore-pool");
   const pid_t host_child = fork();
   if (host_child == 0) {
     usleep(20 * 1000);  // ends while the pool's first worker runs
@@ -69,7 +56,7 @@ TEST_CASE("the pool reaps its own workers only: the host's child keeps its exit 
 
 TEST_CASE("a stop callback ends the pool as its signal would: running points are killed, not recorded",
           "[sweep][pool]") {
-  Dir d;
+  aicore::TempDir d("aicore-pool");
   PoolOptions o = sleeping_pool(10000);
   o.wake_ms = 5;
   int calls = 0;
