@@ -131,48 +131,51 @@ void convert_cells(const isa::Fixpipe& op, const DeqScalar& q, const uint8_t* s,
 
 }  // namespace
 
-void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
-  isa::check(op, mem.limits());
-  const uint32_t cblocks = op.nSize / 16;  // whole 16-column blocks; then a tail of nSize % 16 columns
-  const uint32_t tail = op.nSize % 16;
+namespace {
+
+// Every 16-cell row piece of a Fixpipe, in order: f(L0C source, GM destination, columns), the
+// last piece of a row holding nSize % 16 columns when nSize is not a multiple of 16.
+template <class F>
+void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
+  const uint32_t blocks = (op.nSize + 15u) / 16;
   const uint64_t es = isa::output_size(op);
-  const DeqScalar q = decode_deq_scalar(op.deqScalar);
   for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
     const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
     uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;
     for (uint32_t j = 0; j < op.mSize; ++j)
-      for (uint32_t c = 0; c < cblocks; ++c)
-        convert_cells(op, q, src + (uint64_t{c} * op.srcStride + j) * 64,
-                      dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es);
-    if (tail == 0) continue;
-    // The partial last block: convert its whole 16-cell row piece aside, write its first `tail`
-    // columns (the cells past nSize are neither read as data nor written).
-    for (uint32_t j = 0; j < op.mSize; ++j) {
-      uint8_t piece[64];
-      convert_cells(op, q, src + (uint64_t{cblocks} * op.srcStride + j) * 64, piece);
-      std::memcpy(dst + (uint64_t{j} * op.dstStride + uint64_t{cblocks} * 16) * es, piece, tail * es);
-    }
+      for (uint32_t c = 0; c < blocks; ++c)
+        f(src + (uint64_t{c} * op.srcStride + j) * 64,
+          dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
+          std::min<uint32_t>(16, op.nSize - c * 16));
   }
+}
+
+}  // namespace
+
+void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const uint64_t es = isa::output_size(op);
+  const DeqScalar q = decode_deq_scalar(op.deqScalar);
+  for_each_piece(op, mem, [&](const uint8_t* src, uint8_t* dst, uint32_t columns) {
+    if (columns == 16) return convert_cells(op, q, src, dst);
+    // A partial last block: convert its whole piece aside, write its first `columns` (the cells
+    // past nSize are neither read as data nor written).
+    uint8_t piece[64];
+    convert_cells(op, q, src, piece);
+    std::memcpy(dst, piece, columns * es);
+  });
 }
 
 void fixpipe_atomic_add(const isa::Fixpipe& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   const isa::DType type = isa::output_dtype(op);
-  const uint32_t blocks = (op.nSize + 15u) / 16;
-  const uint64_t es = isa::output_size(op);
   const DeqScalar q = decode_deq_scalar(op.deqScalar);
-  // Row by row, block by block: each converted 16-cell piece is added to the bytes already there.
-  for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
-    const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
-    uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;
-    for (uint32_t j = 0; j < op.mSize; ++j)
-      for (uint32_t c = 0; c < blocks; ++c) {
-        uint8_t piece[64];
-        convert_cells(op, q, src + (uint64_t{c} * op.srcStride + j) * 64, piece);
-        const uint32_t columns = std::min<uint32_t>(16, op.nSize - c * 16);
-        atomic_add(type, dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es, piece, columns);
-      }
-  }
+  // Each converted 16-cell piece is added to the bytes already there.
+  for_each_piece(op, mem, [&](const uint8_t* src, uint8_t* dst, uint32_t columns) {
+    uint8_t piece[64];
+    convert_cells(op, q, src, piece);
+    atomic_add(type, dst, piece, columns);
+  });
 }
 
 }  // namespace aicore::sem
