@@ -61,9 +61,51 @@ void check_base(const MatmulShape& s, const MatmulOptions& o) {
         kib(kL0BBytes / o.l0_buffers) + " available with " + std::to_string(o.l0_buffers) + " buffer(s)");
   if (c > kL0CBytes)
     bad("base " + base + ": the C block needs " + kib(c) + " of L0C, " + kib(kL0CBytes) + " available");
-  if ((a + b) * o.l1_buffers > kL1Bytes)
+  if (o.step_ka == 1 && o.step_kb == 1 && o.depth_a1 == 0 && o.depth_b1 == 0 &&
+      (a + b) * o.l1_buffers > kL1Bytes)
     bad("base " + base + ": the A and B tiles need " + kib(a + b) + " of L1 per buffer, " +
         kib(kL1Bytes / o.l1_buffers) + " available");
+}
+
+// The L1 rings of the big packets (matmul.hpp MatmulPlan): slots per ring, shared or not, and
+// where each slot is. User-written flags may use ids 0-5 (6 and 7 are the library's).
+void set_rings(MatmulPlan& p) {
+  const MatmulShape& s = p.shape;
+  const MatmulOptions& o = p.opt;
+  const auto ring = [&](const char* step_name, uint32_t step, const char* depth_name, uint32_t depth) {
+    if (step < 1 || step > 255) bad(std::string("--") + step_name + " must be in 1..255");
+    if (depth == 0) return o.l1_buffers;
+    if (depth % step || depth / step > 4)
+      bad(std::string("--") + depth_name + " " + std::to_string(depth) + " must be 1 to 4 times --" +
+          step_name + " " + std::to_string(step) + " (L1 holds whole packets: depth / step of them)");
+    return depth / step;
+  };
+  p.packets_a = ring("step-ka", o.step_ka, "depth-a1", o.depth_a1);
+  p.packets_b = ring("step-kb", o.step_kb, "depth-b1", o.depth_b1);
+  p.shared_ring = o.step_ka == o.step_kb && p.packets_a == p.packets_b;
+  const uint64_t bm = std::min(o.base_m, s.M), bn = std::min(o.base_n, s.N);
+  const uint64_t a = bm * std::min<uint64_t>(uint64_t{o.step_ka} * o.base_k, s.K) * 2;
+  const uint64_t b = bn * std::min<uint64_t>(uint64_t{o.step_kb} * o.base_k, s.K) * 2;
+  const uint64_t need = p.shared_ring ? (a + b) * p.packets_a : a * p.packets_a + b * p.packets_b;
+  if (need > kL1Bytes)
+    bad("L1 holds " + kib(kL1Bytes) + ": " + std::to_string(p.packets_a) + " A packet(s) of " + kib(a) +
+        " (base " + std::to_string(o.base_m) + " x " + std::to_string(o.step_ka) + " x " +
+        std::to_string(o.base_k) + ") and " + std::to_string(p.packets_b) + " B packet(s) of " + kib(b) +
+        " need " + kib(need) + "; lower --depth-a1/--depth-b1 or --step-ka/--step-kb");
+  if (!p.shared_ring && p.packets_a + p.packets_b > 6)
+    bad("--depth-a1 / --step-ka and --depth-b1 / --step-kb make " + std::to_string(p.packets_a) + " + " +
+        std::to_string(p.packets_b) + " L1 packets, each with its own flag id: at most 6 ids (0-5) are free");
+  if (p.shared_ring && o.step_ka == 1) {  // the NORM kernel's layout: two halves of L1
+    p.l1_slot = kL1Bytes / 2;
+    p.l1_b = a;
+  } else if (p.shared_ring) {
+    p.l1_slot = kL1Bytes / p.packets_a;
+    p.l1_b = a;
+  } else {
+    p.l1_slot = a;
+    p.l1_b = a * p.packets_a;
+    p.l1_b_slot = b;
+  }
 }
 
 // Blocks and L0C buffering of the plan's window of C.
@@ -79,27 +121,52 @@ uint32_t part_size(uint32_t whole, uint32_t parts) {
   return static_cast<uint32_t>(ceil_div(ceil_div(whole, parts), 16) * 16);
 }
 
-}  // namespace
-
-MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core) {
+// Core `core`'s part of C's rows [row0, row0 + rows) split split_m x split_n.
+MatmulPlan part_plan(const MatmulPlan& whole, uint32_t row0, uint32_t rows, uint32_t split_m,
+                     uint32_t split_n, uint32_t core) {
   if (split_m == 0 || split_n == 0) bad("--split MxN needs positive M and N");
-  const uint32_t pm = part_size(whole.shape.M, split_m), pn = part_size(whole.shape.N, split_n);
+  const uint32_t pm = part_size(rows, split_m), pn = part_size(whole.shape.N, split_n);
   const uint32_t i = core / split_n, j = core % split_n;
-  if (uint64_t{pm} * (split_m - 1) >= whole.shape.M || uint64_t{pn} * (split_n - 1) >= whole.shape.N)
+  if (uint64_t{pm} * (split_m - 1) >= rows || uint64_t{pn} * (split_n - 1) >= whole.shape.N)
     bad("--split " + std::to_string(split_m) + "x" + std::to_string(split_n) +
-        " leaves cores without work: " + std::to_string(whole.shape.M) + " x " +
-        std::to_string(whole.shape.N) + " cut in parts of " + std::to_string(pm) + " x " +
+        " leaves cores without work: " + std::to_string(rows) + " x " + std::to_string(whole.shape.N) +
+        (rows < whole.shape.M ? " (one L2 round)" : "") + " cut in parts of " + std::to_string(pm) + " x " +
         std::to_string(pn) + " (16-row/column multiples) fills fewer than " + std::to_string(split_m) +
-        " x " + std::to_string(split_n) + " parts; choose a smaller split");
+        " x " + std::to_string(split_n) + " parts; choose a smaller split" +
+        (rows < whole.shape.M ? " or fewer --l2-rounds" : ""));
   MatmulPlan p = whole;
-  p.m_begin = i * pm;
-  p.m_end = std::min(whole.shape.M, p.m_begin + pm);
+  p.m_begin = row0 + i * pm;
+  p.m_end = std::min(row0 + rows, p.m_begin + pm);
   p.n_begin = j * pn;
   p.n_end = std::min(whole.shape.N, p.n_begin + pn);
   p.core = core;
   p.cores = split_m * split_n;
   set_window(p);
   return p;
+}
+
+}  // namespace
+
+MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core) {
+  return part_plan(whole, 0, whole.shape.M, split_m, split_n, core);
+}
+
+std::vector<MatmulPlan> core_rounds(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n,
+                                    uint32_t core) {
+  const uint32_t rounds = whole.opt.l2_rounds;
+  if (rounds <= 1) return {split_m * split_n > 1 ? core_plan(whole, split_m, split_n, core) : whole};
+  const uint32_t per = part_size(whole.shape.M, rounds);
+  if (uint64_t{per} * (rounds - 1) >= whole.shape.M)
+    bad("--l2-rounds " + std::to_string(rounds) +
+        " leaves rounds without rows: M = " + std::to_string(whole.shape.M) + " in rounds of " +
+        std::to_string(per) + " rows (16-row multiples); choose fewer rounds");
+  std::vector<MatmulPlan> out;
+  for (uint32_t r = 0; r < rounds; ++r) {
+    const uint32_t row0 = r * per;
+    out.push_back(part_plan(whole, row0, std::min(per, whole.shape.M - row0), split_m, split_n, core));
+    out.back().round = r;
+  }
+  return out;
 }
 
 std::string MatmulPlan::describe() const {
@@ -111,6 +178,12 @@ std::string MatmulPlan::describe() const {
                   std::to_string(opt.l1_buffers) + ", L0A/L0B x" + std::to_string(opt.l0_buffers) +
                   ", L0C x" + std::to_string(l0c_buffers) + ", C " + isa::to_string(shape.c_dtype) +
                   (opt.unit_flag ? ", unitFlag" : ", M_FIX/FIX_M flags");
+  if (opt.tmpl == MatmulTemplate::Mdl) s += ", MDL";
+  if (opt.step_ka > 1 || opt.step_kb > 1 || !shared_ring)
+    s += ", L1 packets: A " + std::to_string(packets_a) + " x " + std::to_string(opt.step_ka) +
+         " base-K, B " + std::to_string(packets_b) + " x " + std::to_string(opt.step_kb);
+  if (opt.l2_rounds > 1)
+    s += ", L2 round " + std::to_string(round + 1) + " of " + std::to_string(opt.l2_rounds);
   if (cores > 1)
     s += "; core " + std::to_string(core) + " of " + std::to_string(cores) + ": C rows " +
          std::to_string(m_begin) + "+" + std::to_string(m_end - m_begin) + ", cols " +
@@ -122,6 +195,7 @@ std::string MatmulPlan::describe() const {
 MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt) {
   check_shape(shape);
   check_base(shape, opt);
+  if (opt.l2_rounds < 1) bad("--l2-rounds must be at least 1");
   MatmulPlan p;
   p.shape = shape;
   p.opt = opt;
@@ -129,9 +203,7 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt) 
   p.n_end = shape.N;
   p.k_steps = static_cast<uint32_t>(ceil_div(shape.K, opt.base_k));
   set_window(p);
-  const uint64_t bm = std::min(opt.base_m, shape.M), bk = std::min(opt.base_k, shape.K);
-  p.l1_b = bm * bk * 2;  // 512-byte multiple: both sides are multiples of 16
-  p.l1_slot = kL1Bytes / 2;
+  set_rings(p);
   p.l0a_slot = kL0ABytes / 2;
   p.l0b_slot = kL0BBytes / 2;
   p.l0c_slot = kL0CBytes / 2;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -96,4 +97,37 @@ TEST_CASE("gen --dtype --timing-only --blocks: every further block costs the sam
   const uint64_t c2 = cycles_of_blocks(d, 2), c3 = cycles_of_blocks(d, 3), c4 = cycles_of_blocks(d, 4);
   CHECK(c4 - c3 == c3 - c2);
   CHECK(c3 > c2);
+}
+
+TEST_CASE("gen --dtype --template mdl with big packets and L2 rounds: bit-exact and checker-clean",
+          "[cli][gen][matmul][mdl]") {
+  TempDir d;
+  for (const std::string args :
+       {"--template mdl --step-ka 4 --depth-a1 8 --step-kb 2 --depth-b1 4 --m 256 --k 480 --n 512",
+        "--step-ka 3 --depth-a1 3 --step-kb 2 --depth-b1 6 --b-layout nd --m 256 --k 480 --n 512",
+        "--template mdl --step-ka 2 --step-kb 2 --l2-rounds 2 --cores 4 --split 2x2 --m 192 --k 256 --n 320 "
+        "--base 32x64x32"}) {
+    CAPTURE(args);
+    const std::string dir = d.file("k");
+    std::filesystem::remove_all(dir);
+    const auto g = harness::run("gen --dtype half " + args + " --out " + dir + " --name k");
+    INFO(g.out << g.err);
+    REQUIRE(g.status == 0);
+    const bool multi = std::filesystem::exists(dir + "/kernel.yaml");
+    const auto r =
+        harness::run("run " + dir + (multi ? "/kernel.yaml" : "/k.trace") + " --out " + d.file("out"));
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("expect c: match") != std::string::npos);
+    CHECK(r.err.empty());  // the checker finds nothing: no race, no unneeded or leftover flag
+  }
+  // mdl turns unitFlag off (GetMDLConfig), norm keeps it on.
+  const auto m = harness::run("gen --dtype half --template mdl --m 128 --k 128 --n 256 --out " + d.file("m"));
+  REQUIRE(m.status == 0);
+  CHECK(m.out.find("M_FIX/FIX_M flags, MDL") != std::string::npos);
+  const auto bad =
+      harness::run("gen --dtype half --template mld --m 128 --k 128 --n 256 --out " + d.file("m"));
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("--template must be norm (Matmul CFG_NORM) or mdl (CFG_MDL), not 'mld'") !=
+        std::string::npos);
 }

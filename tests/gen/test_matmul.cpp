@@ -297,3 +297,164 @@ TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
   r = run(with({"--l1-bufers", "1"}));
   CHECK(first_line(r.second) == "gen: error: unknown option --l1-bufers (did you mean --l1-buffers?)");
 }
+
+namespace {
+
+struct Copies {
+  uint64_t a = 0, b = 0;
+  std::vector<uint32_t> a_cols;  // dValue of every A copy, in order
+};
+Copies copies_of(const std::vector<gen::Emitted>& prog) {
+  Copies c;
+  for (const auto& e : prog)
+    if (const auto* d = std::get_if<isa::DataCopyNd2Nz>(&e.op)) {
+      if (d->src.tensor == 0) {
+        ++c.a;
+        c.a_cols.push_back(d->dValue);
+      } else {
+        ++c.b;
+      }
+    }
+  return c;
+}
+
+gen::MatmulOptions packets(uint32_t step_ka, uint32_t depth_a1, uint32_t step_kb, uint32_t depth_b1,
+                           gen::MatmulOptions o = {}) {
+  o.step_ka = step_ka, o.depth_a1 = depth_a1, o.step_kb = step_kb, o.depth_b1 = depth_b1;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("matmul: big packets copy step_ka / step_kb base-K blocks at a time", "[gen][matmul][mdl]") {
+  // 256 x 480 x 512, base 128x256x64: 2 x 2 blocks of 8 K steps (the last 32 deep). A in packets
+  // of 4 K steps (256 and 224 columns), B of 2: per block 2 A copies and 4 B copies.
+  const auto p = plan(256, 480, 512, isa::DType::Half, BLayout::NT, packets(4, 8, 2, 4));
+  CHECK(p.packets_a == 2);
+  CHECK(p.packets_b == 2);
+  CHECK_FALSE(p.shared_ring);
+  const auto prog = gen::emit_matmul(p);
+  const Copies c = copies_of(prog);
+  CHECK(c.a == 4 * 2);
+  CHECK(c.b == 4 * 4);
+  CHECK(c.a_cols == std::vector<uint32_t>{256, 224, 256, 224, 256, 224, 256, 224});
+  CHECK(count_mmads(prog) == 4 * 8);
+  CHECK(gentest::check_flags_in_order(gentest::ops_of(prog)).empty());
+  // Equal steps and depths share one ring (A and B in one slot, one flag), as the NORM kernel.
+  const auto q = plan(256, 480, 512, isa::DType::Half, BLayout::NT, packets(2, 4, 2, 4));
+  CHECK(q.shared_ring);
+  CHECK(copies_of(gen::emit_matmul(q)).a == 4 * 4);
+  // The default is one base block per copy: the plan of old.
+  const auto d = plan(256, 480, 512, isa::DType::Half, BLayout::NT);
+  CHECK(d.shared_ring);
+  CHECK(d.l1_slot == 256 * 1024);
+  CHECK(copies_of(gen::emit_matmul(d)).a == 4 * 8);
+}
+
+TEST_CASE("matmul: big packets are bit-exact in program order and in random pipe interleavings",
+          "[gen][matmul][mdl]") {
+  struct Case {
+    uint32_t m, k, n;
+    BLayout b;
+    gen::MatmulOptions o;
+  };
+  gen::MatmulOptions small{64, 128, 32};
+  gen::MatmulOptions no_uf = small;
+  no_uf.unit_flag = false;
+  gen::MatmulOptions one_l0 = small;
+  one_l0.l0_buffers = 1;
+  const std::vector<Case> cases = {
+      {128, 224, 256, BLayout::NT, packets(4, 8, 2, 4, small)},   // K tail inside the last packet
+      {128, 224, 256, BLayout::ND, packets(4, 8, 2, 4, no_uf)},   // B packets of K rows
+      {96, 160, 128, BLayout::ND, packets(3, 3, 2, 6, small)},    // one A slot, three B slots
+      {96, 160, 128, BLayout::NT, packets(1, 1, 1, 3, no_uf)},    // rings of one and three
+      {128, 192, 256, BLayout::NT, packets(2, 8, 3, 3, one_l0)},  // four A slots, one B slot
+      {128, 256, 128, BLayout::NT, packets(2, 4, 2, 4, small)},   // a shared ring of packets
+  };
+  for (const Case& c : cases) {
+    const auto p = plan(c.m, c.k, c.n, isa::DType::Half, c.b, c.o);
+    CAPTURE(p.describe());
+    const gen::MatmulData d = gen::matmul_data(p, 5, true);
+    const auto ops = gentest::ops_of(gen::emit_matmul(p));
+    CHECK(gentest::check_flags_in_order(ops).empty());
+    gentest::Machine in_order = machine(p, d, 1);
+    gentest::run_in_order(ops, in_order);
+    CHECK(c_of(in_order) == d.golden);
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      gentest::Machine m = machine(p, d, seed + 20);
+      REQUIRE(gentest::run_interleaved(ops, m, seed).empty());
+      CHECK(c_of(m) == d.golden);
+    }
+  }
+}
+
+TEST_CASE("matmul: packet and ring errors name the options and the limits", "[gen][matmul][mdl]") {
+  CHECK(err_of([] { plan(128, 512, 256, isa::DType::Half, BLayout::NT, packets(4, 6, 1, 0)); }) ==
+        "gen: error: --depth-a1 6 must be 1 to 4 times --step-ka 4 (L1 holds whole packets: depth / step of "
+        "them)");
+  CHECK(err_of([] { plan(128, 1024, 256, isa::DType::Half, BLayout::NT, packets(16, 32, 1, 0)); }) ==
+        "gen: error: L1 holds 512 KiB: 2 A packet(s) of 256 KiB (base 128 x 16 x 64) and 2 B packet(s) of 32 "
+        "KiB need 576 KiB; lower --depth-a1/--depth-b1 or --step-ka/--step-kb");
+  CHECK(err_of([] {
+          plan(64, 512, 64, isa::DType::Half, BLayout::NT, packets(1, 4, 2, 8, {64, 64, 64}));
+        }) ==
+        "gen: error: --depth-a1 / --step-ka and --depth-b1 / --step-kb make 4 + 4 L1 packets, each with its "
+        "own "
+        "flag id: at most 6 ids (0-5) are free");
+}
+
+TEST_CASE("matmul: L2 rounds cut C's rows, each round split over the cores like the whole",
+          "[gen][matmul][cores]") {
+  gen::MatmulShape s;
+  s.M = 8192;
+  s.K = 64;
+  s.N = 8192;
+  gen::MatmulOptions o;
+  o.l2_rounds = 3;
+  const gen::MatmulPlan whole = gen::make_matmul_plan(s, o);
+  // 8192 / 3 = 2730.7 -> rounds of 2736 rows (16-aligned), the last 2720; each round cut in 4 parts
+  // of 684 -> 688 rows, the last part of the last round 2720 - 3 x 688 = 656.
+  const auto r5 = gen::core_rounds(whole, 4, 6, 5), r23 = gen::core_rounds(whole, 4, 6, 23);
+  REQUIRE(r5.size() == 3);
+  CHECK(r5[0].m_begin == 0);
+  CHECK(r5[0].m_end == 688);
+  CHECK(r5[1].m_begin == 2736);
+  CHECK(r5[2].m_begin == 5472);
+  CHECK(r5[2].round == 2);
+  CHECK(r5[0].n_begin == 5 * 1376);
+  CHECK(r23[2].m_begin == 5472 + 3 * 688);
+  CHECK(r23[2].m_end == 8192);
+  // Every element of a smaller C belongs to exactly one core in exactly one round.
+  s.M = 160;
+  s.N = 64;
+  o.l2_rounds = 2;
+  const gen::MatmulPlan small = gen::make_matmul_plan(s, o);
+  std::vector<int> owner(160 * 64, 0);
+  for (uint32_t c = 0; c < 4; ++c)
+    for (const auto& p : gen::core_rounds(small, 2, 2, c))
+      for (uint32_t i = p.m_begin; i < p.m_end; ++i)
+        for (uint32_t j = p.n_begin; j < p.n_end; ++j) ++owner[i * 64 + j];
+  CHECK(std::count(owner.begin(), owner.end(), 1) == 160 * 64);
+  // One program per core: the rounds in order, bit-exact against the whole product.
+  gen::MatmulShape t;
+  t.M = 96, t.K = 64, t.N = 64, t.c_dtype = isa::DType::Float;
+  gen::MatmulOptions to{32, 32, 32};
+  to.l2_rounds = 2;
+  const gen::MatmulPlan p = gen::make_matmul_plan(t, to);
+  const gen::MatmulData d = gen::matmul_data(p, 3, true);
+  gentest::Machine m = machine(p, d, 4);
+  for (uint32_t c = 0; c < 2; ++c) {
+    const auto ops = gentest::ops_of(gen::emit_matmul(gen::core_rounds(p, 1, 2, c)));
+    CHECK(gentest::check_flags_in_order(ops).empty());
+    gentest::run_in_order(ops, m);
+  }
+  CHECK(c_of(m) == d.golden);
+  CHECK_THROWS_WITH(gen::core_rounds(gen::make_matmul_plan(t,
+                                                           [] {
+                                                             gen::MatmulOptions x{32, 32, 32};
+                                                             x.l2_rounds = 7;
+                                                             return x;
+                                                           }()),
+                                     1, 1, 0),
+                    Catch::Contains("--l2-rounds 7 leaves rounds without rows: M = 96 in rounds of 16 rows"));
+}

@@ -27,6 +27,10 @@
 namespace aicore::gen {
 
 enum class BLayout : uint8_t { ND, NT };  // B as K x N, or as N x K (B transposed), row-major
+// The Matmul API template the kernel follows. NORM and MDL emit the same kind of program; MDL
+// only changes defaults (unitFlag off, as GetMDLConfig's enUnitFlag; the big packets come from
+// step_ka / step_kb, which NORM takes too).
+enum class MatmulTemplate : uint8_t { Norm, Mdl };
 
 struct MatmulShape {
   uint32_t M = 0, K = 0, N = 0;
@@ -40,19 +44,34 @@ struct MatmulOptions {
   uint32_t l1_buffers = 2, l0_buffers = 2;  // 1 or 2 slots each
   uint64_t blocks = 0;                      // emit only the first `blocks` output blocks (0 = all)
   bool unit_flag = true;                    // L0C to Fixpipe by unitFlag, not M_FIX / FIX_M flags
+  MatmulTemplate tmpl = MatmulTemplate::Norm;
+  // Big packets (the Matmul API's TCubeTiling names): one GM -> L1 copy carries step_ka base-K
+  // blocks of A (step_kb of B); depth_a1 / depth_b1 base blocks of A / B stay in L1, so L1 holds
+  // depth / step packets of each in a ring (0: l1_buffers x step, the ping-pong of one packet).
+  uint32_t step_ka = 1, step_kb = 1, depth_a1 = 0, depth_b1 = 0;
+  // L2 splitting: C's rows are cut into l2_rounds rounds, each split over the cores like the whole,
+  // so that what the cores read in one round fits L2 (best-practice Case 6). 1 = no rounds.
+  uint32_t l2_rounds = 1;
 };
 
 struct MatmulPlan {
   MatmulShape shape;
   MatmulOptions opt;
   uint32_t m_blocks = 0, n_blocks = 0, k_steps = 0;
-  uint32_t l0c_buffers = 1;        // 2 when two C blocks fit in L0C
-  uint64_t l1_slot = 0, l1_b = 0;  // L1 slot stride; B tile offset in a slot
+  uint32_t l0c_buffers = 1;  // 2 when two C blocks fit in L0C
+  // L1 rings: packets_a slots of A packets and packets_b of B. When the two rings turn together
+  // (same step and slot count) A and B share a slot and its flags: slot s at s * l1_slot, B at
+  // l1_b in it (the NORM kernel). Otherwise A slot s is at s * l1_slot with flag id s, B slot s at
+  // l1_b + s * l1_b_slot with flag id packets_a + s.
+  uint32_t packets_a = 2, packets_b = 2;
+  bool shared_ring = true;
+  uint64_t l1_slot = 0, l1_b = 0, l1_b_slot = 0;
   uint64_t l0a_slot = 0, l0b_slot = 0, l0c_slot = 0;
   // The part of C this core computes: rows [m_begin, m_end), columns [n_begin, n_end) (all of C
   // on one core). GM offsets and strides stay those of the whole matrices.
   uint32_t m_begin = 0, m_end = 0, n_begin = 0, n_end = 0;
   uint32_t core = 0, cores = 1;
+  uint32_t round = 0;  // its L2 round (core_rounds)
 
   uint64_t blocks() const { return uint64_t{m_blocks} * n_blocks; }
   uint64_t emitted_blocks() const { return opt.blocks && opt.blocks < blocks() ? opt.blocks : blocks(); }
@@ -69,6 +88,11 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt);
 // Cube work in 16-row fractals), the last row and column of parts taking what is left. Throws
 // InputError when a part would be empty (too many parts for the matrix).
 MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core);
+// With opt.l2_rounds R: C's rows cut into R rounds (ceil(M / R) rounded up to 16 rows, the last
+// shorter), each round's rows split like core_plan splits the whole; core `core`'s part of every
+// round, in round order. R = 1: {core_plan(...)} (or the whole on one core).
+std::vector<MatmulPlan> core_rounds(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n,
+                                    uint32_t core);
 
 uint64_t matmul_bytes_a(const MatmulPlan& p);
 uint64_t matmul_bytes_b(const MatmulPlan& p);
@@ -80,7 +104,12 @@ uint64_t matmul_bytes_c(const MatmulPlan& p);
 //   M_FIX     q  L0C slot q final           FIX_M     q  L0C slot q free (set after the Fixpipe)
 // The "free" flags are pre-set once at the start and waited once at the end, so every SetFlag
 // meets exactly one WaitFlag. With unit_flag there are no M_FIX / FIX_M flags at all.
+// With separate A and B rings, each has its own MTE2_MTE1 / MTE1_MTE2 ids (above); a packet's
+// MTE2_MTE1 is waited before its first base block is loaded and its MTE1_MTE2 set after its last.
 std::vector<Emitted> emit_matmul(const MatmulPlan& p);
+// The rounds of one core (core_rounds) as one program: flags pre-set and drained once, slots and
+// the --blocks limit running on across the rounds.
+std::vector<Emitted> emit_matmul(const std::vector<MatmulPlan>& rounds);
 
 // The v1 trace text: `header` lines as comments, the GM declarations (with data: a.bin, b.bin
 // and, `exact`, an .expect of c_golden.bin, else an .out of c.bin), then the program.
