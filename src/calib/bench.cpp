@@ -1,5 +1,8 @@
 #include "aicore/calib/bench.hpp"
 
+#include <filesystem>
+#include <fstream>
+
 #include <cmath>
 #include <sstream>
 
@@ -209,6 +212,28 @@ std::string kernel_trace(const KernelRow& row, uint64_t blocks, const std::strin
   const gen::MatmulPlan p = gen::make_matmul_plan(row.shape, o);
   return gen::render_matmul_trace(p, gen::emit_matmul(p), {"kernel row " + row_name(row.loc), p.describe()},
                                   false, false, {prefix + "a", prefix + "b", prefix + "c"});
+}
+
+std::string write_chip_kernel(const KernelRow& row, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const gen::MatmulPlan whole = gen::make_matmul_plan(row.shape, row.opt);
+  std::string manifest = "# kernel row " + row_name(row.loc) + "\ncores:\n";
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f.flush()) throw InputError(SourceLoc{path}, "cannot write the simulation's trace");
+    return path;
+  };
+  for (uint32_t c = 0; c < row.cores; ++c) {
+    const std::vector<gen::MatmulPlan> rounds = gen::core_rounds(whole, row.split_m, row.split_n, c);
+    const std::string file = "core" + std::to_string(c) + ".trace";
+    write(file, gen::render_matmul_trace(rounds.front(), gen::emit_matmul(rounds),
+                                         {"kernel row " + row_name(row.loc), rounds.front().describe()},
+                                         false, false));
+    manifest += "  - " + file + "\n";
+  }
+  return write("kernel.yaml", manifest);
 }
 
 KernelCycles extrapolate(const KernelRow& row, const std::vector<KernelCycles>& runs) {

@@ -25,11 +25,11 @@ constexpr uint64_t kMaxCount = 65536;  // instructions per microbenchmark: secon
 const std::vector<std::string> kMicroRequired = {"kind", "dst", "param", "count", "value", "unit"};
 const std::vector<std::string> kMicroOptional = {"set", "fields"};
 const std::vector<std::string> kKernelRequired = {"kernel", "cores",  "m",      "k",      "n",
-                                                  "dtype",  "base_m", "base_n", "base_k", "task_us"};
+                                                  "base_m", "base_n", "base_k", "task_us"};
 const std::vector<std::string> kKernelOptional = {
-    "aic_mac_us",    "aic_mte2_us", "aic_mte1_us", "aic_fixpipe_us",
-    "aic_scalar_us", "b_layout",    "l1_buffers",  "l0_buffers",
-    "unit_flag",     "c_dtype",     "set"};
+    "dtype",    "aic_mac_us", "aic_mte2_us", "aic_mte1_us", "aic_fixpipe_us", "aic_scalar_us", "aicore_us",
+    "b_layout", "l1_buffers", "l0_buffers",  "unit_flag",   "c_dtype",        "set",           "split_m",
+    "split_n",  "template",   "depth_a1",    "step_ka",     "depth_b1",       "step_kb",       "l2_rounds"};
 
 struct Cell {
   std::string text;
@@ -182,14 +182,24 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
   KernelRow k;
   k.loc = loc;
   k.name = r.word("kernel");
-  k.cores = static_cast<uint32_t>(r.uint("cores", 1, 1024));
-  if (k.cores != 1)
-    throw InputError(r.where("cores"), "only single-core kernel rows are simulated so far (got " +
-                                           std::to_string(k.cores) + " cores)");
+  k.cores = static_cast<uint32_t>(r.uint("cores", 1, 128));
+  // Several cores: C split split_m x split_n, one part per core (gen --cores --split).
+  if (k.cores > 1 && (!r.has("split_m") || !r.has("split_n")))
+    throw InputError(r.where("cores"), "a kernel row of " + std::to_string(k.cores) +
+                                           " cores needs split_m and split_n columns (C's parts along M "
+                                           "and N, one per core)");
+  if (r.has("split_m")) k.split_m = static_cast<uint32_t>(r.uint("split_m", 1, 128));
+  if (r.has("split_n")) k.split_n = static_cast<uint32_t>(r.uint("split_n", 1, 128));
+  if (uint64_t{k.split_m} * k.split_n != k.cores)
+    throw InputError(r.where(r.has("split_m") ? "split_m" : "cores"),
+                     "split_m x split_n = " + std::to_string(uint64_t{k.split_m} * k.split_n) +
+                         " parts, but the row has " + std::to_string(k.cores) + " cores (one part per core)");
   k.shape.M = static_cast<uint32_t>(r.uint("m", 16, 65520));
   k.shape.K = static_cast<uint32_t>(r.uint("k", 16, 65520));
   k.shape.N = static_cast<uint32_t>(r.uint("n", 16, 65520));
-  k.shape.dtype = r.one_of("dtype", {"half", "bf16"}) == "half" ? isa::DType::Half : isa::DType::BF16;
+  // fp16 unless the row says (the best-practice kernels are fp16).
+  k.shape.dtype =
+      !r.has("dtype") || r.one_of("dtype", {"half", "bf16"}) == "half" ? isa::DType::Half : isa::DType::BF16;
   k.opt.base_m = static_cast<uint32_t>(r.uint("base_m", 16, 4080));
   k.opt.base_n = static_cast<uint32_t>(r.uint("base_n", 16, 4080));
   k.opt.base_k = static_cast<uint32_t>(r.uint("base_k", 16, 4080));
@@ -197,8 +207,22 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
     k.shape.b_layout = r.one_of("b_layout", {"nt", "nd"}) == "nd" ? gen::BLayout::ND : gen::BLayout::NT;
   if (r.has("l1_buffers")) k.opt.l1_buffers = static_cast<uint32_t>(r.uint("l1_buffers", 1, 2));
   if (r.has("l0_buffers")) k.opt.l0_buffers = static_cast<uint32_t>(r.uint("l0_buffers", 1, 2));
-  // As gen writes the kernel: unitFlag on (the Matmul NORM template), C in the input type.
+  // As gen writes the kernel: unitFlag on (the Matmul NORM template; MDL: off), C in the input type.
+  if (r.has("template")) {
+    const std::string t = r.one_of("template", {"NORM", "MDL", "norm", "mdl"});
+    k.opt.tmpl = t == "MDL" || t == "mdl" ? gen::MatmulTemplate::Mdl : gen::MatmulTemplate::Norm;
+  }
+  k.opt.unit_flag = k.opt.tmpl == gen::MatmulTemplate::Norm;
   if (r.has("unit_flag")) k.opt.unit_flag = r.one_of("unit_flag", {"on", "off"}) == "on";
+  // Big packets: depth_a1 = step_ka = 1 in a NORM row is the plain double-buffered kernel (the
+  // Matmul API's ping-pong halves are not part of depth there).
+  if (r.has("step_ka")) k.opt.step_ka = static_cast<uint32_t>(r.uint("step_ka", 1, 255));
+  if (r.has("step_kb")) k.opt.step_kb = static_cast<uint32_t>(r.uint("step_kb", 1, 255));
+  if (r.has("depth_a1") && r.uint("depth_a1", 1, 1020) != k.opt.step_ka)
+    k.opt.depth_a1 = static_cast<uint32_t>(r.uint("depth_a1", 1, 1020));
+  if (r.has("depth_b1") && r.uint("depth_b1", 1, 1020) != k.opt.step_kb)
+    k.opt.depth_b1 = static_cast<uint32_t>(r.uint("depth_b1", 1, 1020));
+  if (r.has("l2_rounds")) k.opt.l2_rounds = static_cast<uint32_t>(r.uint("l2_rounds", 1, 4096));
   k.shape.c_dtype = k.shape.dtype;
   if (r.has("c_dtype")) {
     const std::string c = r.one_of("c_dtype", {"half", "bf16", "float"});
@@ -207,9 +231,11 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
   k.task_us = r.positive("task_us");
   for (size_t p = 0; p < kKernelPipeCount; ++p)
     if (r.has(kKernelPipeColumns[p])) k.pipe_us[p] = r.positive(kKernelPipeColumns[p]);
+  if (r.has("aicore_us")) k.aicore_us = r.positive("aicore_us");
   k.set = r.set();
   try {
-    (void)gen::make_matmul_plan(k.shape, k.opt);
+    const gen::MatmulPlan whole = gen::make_matmul_plan(k.shape, k.opt);
+    for (uint32_t c = 0; c < k.cores; ++c) (void)gen::core_rounds(whole, k.split_m, k.split_n, c);
   } catch (const InputError& e) {
     // The generator's messages name its options; here the row's columns say the same.
     std::string msg = e.message();

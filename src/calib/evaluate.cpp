@@ -52,6 +52,15 @@ Evaluator::Evaluator(const Dataset& data, const config::Config& base, std::vecto
                                  micro_trace(data_.micro[row], micro_[row], prefix)));
     } else {
       const KernelRow& k = data_.kernels[row - data_.micro.size()];
+      if (k.cores > base.chip.cores)
+        throw InputError(k.loc, "the kernel runs on " + std::to_string(k.cores) +
+                                    " cores but the configuration's chip has chip.cores = " +
+                                    std::to_string(base.chip.cores));
+      if (k.cores > 1) {
+        files.push_back(write_chip_kernel(k, (fs::path(work_dir) / (prefix + "kernel")).string()));
+        traces_.push_back(std::move(files));
+        continue;
+      }
       for (uint64_t blocks : kernel_block_runs(k))
         files.push_back(write_file(
             (fs::path(work_dir) / (prefix + "kernel" + std::to_string(blocks) + ".trace")).string(),
@@ -82,6 +91,14 @@ RowFigures Evaluator::figures(size_t row, const std::vector<SimResult>& runs) co
     f.value = micro_metric(data_.micro[row], micro_[row], runs[0].cycles, clock_mhz_);
     return f;
   }
+  const KernelRow& k = data_.kernels[row - data_.micro.size()];
+  if (k.cores > 1) {  // the whole kernel: the chip's time, and each pipe's mean over the cores
+    f.task_us = static_cast<double>(runs[0].cycles) / clock_mhz_;
+    f.aicore_us = static_cast<double>(runs[0].mean_core_cycles) / clock_mhz_;
+    for (size_t p = 0; p < kKernelPipeCount; ++p)
+      f.pipe_us[p] = static_cast<double>(runs[0].active[p]) / clock_mhz_;
+    return f;
+  }
   std::vector<KernelCycles> cyc;
   for (const SimResult& r : runs) {
     KernelCycles k;
@@ -109,7 +126,8 @@ std::vector<std::vector<RowFigures>> Evaluator::run(const std::vector<std::vecto
       if (cache_.count(key) || queued.count(key)) continue;
       queued[key] = true;
       pending.push_back({p, row, jobs.size()});
-      for (const std::string& t : traces_[row]) jobs.push_back({t, sets_of(points[p])});
+      const uint32_t cores = is_kernel(row) ? data_.kernels[row - data_.micro.size()].cores : 1;
+      for (const std::string& t : traces_[row]) jobs.push_back({t, sets_of(points[p]), cores});
     }
   if (!jobs.empty()) {
     const std::vector<SimResult> results = sim_(jobs);
@@ -144,6 +162,7 @@ std::vector<Evaluator::Compared> Evaluator::compare(size_t row, const RowFigures
   }
   const KernelRow& k = data_.kernels[row - data_.micro.size()];
   out.push_back({k.name + " task us", k.task_us, f.task_us, tol.task});
+  if (k.aicore_us && k.cores > 1) out.push_back({k.name + " aicore us", *k.aicore_us, f.aicore_us, tol.task});
   for (size_t p = 0; p < kKernelPipeCount; ++p)
     if (k.pipe_us[p])
       out.push_back(

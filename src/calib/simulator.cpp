@@ -49,20 +49,47 @@ constexpr size_t kMaxCoresPerRun = 128;
 struct Process {
   std::vector<size_t> jobs;  // indexes into the batch
   std::vector<std::string> sets;
+  uint32_t chip_cores = 0;  // a chip kernel of this many cores (one job), or 0
 };
+
+// A chip kernel's one result: the chip's cycles, the mean core time and each pipe's mean.
+SimResult chip_result(const std::vector<SimResult>& cores, const std::string& dir) {
+  SimResult out;
+  for (const SimResult& c : cores)
+    if (!c.ok) return c;
+  std::ifstream f(fs::path(dir) / "stats.json");
+  const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  out.ok = true;
+  out.cycles = j["cycles"].get<uint64_t>();
+  const uint64_t n = cores.size();
+  uint64_t sum = 0;
+  std::array<uint64_t, kKernelPipeCount> pipes{};
+  for (const SimResult& c : cores) {
+    sum += c.cycles;
+    for (size_t p = 0; p < kKernelPipeCount; ++p) pipes[p] += c.active[p];
+  }
+  out.mean_core_cycles = (sum + n / 2) / n;
+  for (size_t p = 0; p < kKernelPipeCount; ++p) out.active[p] = (pipes[p] + n / 2) / n;
+  return out;
+}
 
 std::vector<Process> group(const std::vector<SimJob>& jobs, const config::Config& base, int workers) {
   std::map<std::vector<std::string>, std::vector<size_t>> by_sets;
   std::vector<std::vector<std::string>> order;
+  std::vector<Process> out;
   for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].cores > 1) {  // a chip kernel: alone, the chip as configured
+      out.push_back({{i}, jobs[i].sets, jobs[i].cores});
+      continue;
+    }
     auto& v = by_sets[jobs[i].sets];
     if (v.empty()) order.push_back(jobs[i].sets);
     v.push_back(i);
   }
-  std::vector<Process> out;
   // Enough processes to keep every worker busy, as few as that allows.
-  const size_t split =
-      order.size() >= static_cast<size_t>(workers) ? 1 : (workers + order.size() - 1) / order.size();
+  const size_t split = order.empty() || order.size() >= static_cast<size_t>(workers)
+                           ? 1
+                           : (workers + order.size() - 1) / order.size();
   for (const auto& sets : order) {
     const std::vector<size_t>& idx = by_sets[sets];
     if (!may_share_chip(sets, base)) {
@@ -91,7 +118,7 @@ Simulator pool_simulator(const sweep::PoolOptions& options, const std::string& c
       info.id = std::to_string((*counter)++);
       info.dir = (fs::path(work_dir) / "runs" / info.id).string();
       std::string input = jobs[p.jobs[0]].trace;
-      if (p.jobs.size() > 1) {
+      if (p.jobs.size() > 1 && !p.chip_cores) {
         fs::create_directories(info.dir);
         input = (fs::path(info.dir) / "kernel.yaml").string();
         std::ofstream m(input);
@@ -104,7 +131,7 @@ Simulator pool_simulator(const sweep::PoolOptions& options, const std::string& c
       info.args = {input,           "--config", config_arg, "--out", info.dir,
                    "--timing-only", "-q",       "--check",  "none"};
       for (const std::string& s : p.sets) info.args.insert(info.args.end(), {"--set", s});
-      if (p.jobs.size() > 1)
+      if (p.jobs.size() > 1 && !p.chip_cores)
         info.args.insert(
             info.args.end(),
             {"--set", "chip.cores=" + std::to_string(std::max<size_t>(p.jobs.size(), base.chip.cores)),
@@ -126,7 +153,9 @@ Simulator pool_simulator(const sweep::PoolOptions& options, const std::string& c
         for (auto& r : got)
           r.message = why.empty() ? "the run failed (see " + infos[i].dir + "/run.log)" : why;
       } else {
-        got = read_cores(infos[i].dir, procs[i].jobs.size());
+        got = procs[i].chip_cores ? std::vector<SimResult>{chip_result(
+                                        read_cores(infos[i].dir, procs[i].chip_cores), infos[i].dir)}
+                                  : read_cores(infos[i].dir, procs[i].jobs.size());
       }
       for (size_t k = 0; k < procs[i].jobs.size(); ++k) results[procs[i].jobs[k]] = got[k];
       std::error_code ec;

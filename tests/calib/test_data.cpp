@@ -101,3 +101,37 @@ TEST_CASE("data: errors name file, line, column and the nearest word", "[calib][
   CHECK(error_of("kind,dst,param,count,value,unit\nloaddata,A2,1x,2,3,GiB/s\n") ==
         "d.csv:2:13: error: 'param' must be a whole number, not '1x'");
 }
+
+TEST_CASE("data: kernel rows of several cores, with the Matmul knobs", "[calib][data][cores]") {
+  const std::string dir = std::string(AICORE_SOURCE_DIR) + "/calibration/";
+  const calib::Dataset d = calib::load_dataset({dir + "kernels-a2-24core.csv"});
+  REQUIRE(d.kernels.size() == 2);
+  const calib::KernelRow& c3 = d.kernels[0];
+  CHECK(c3.cores == 24);
+  CHECK(c3.split_m == 4);
+  CHECK(c3.split_n == 6);
+  CHECK(c3.shape.dtype == isa::DType::Half);  // no dtype column: fp16
+  CHECK(c3.opt.tmpl == gen::MatmulTemplate::Norm);
+  CHECK(c3.opt.unit_flag);
+  CHECK(c3.opt.depth_a1 == 0);  // depth 1 = step 1 in a NORM row: the plain kernel
+  CHECK(*c3.aicore_us == 10870.96);
+  const calib::KernelRow& c5 = d.kernels[1];
+  CHECK(c5.opt.tmpl == gen::MatmulTemplate::Mdl);
+  CHECK_FALSE(c5.opt.unit_flag);
+  CHECK(c5.opt.step_ka == 8);
+  CHECK(c5.opt.depth_a1 == 16);
+  CHECK(c5.opt.step_kb == 4);
+  CHECK(c5.opt.depth_b1 == 8);
+  CHECK(*c5.pipe_us[3] == 47.853);  // aic_fixpipe_us
+  // MDL without a unit_flag column: off, as GetMDLConfig.
+  const calib::Dataset m = parse(
+      "kernel,cores,m,k,n,base_m,base_n,base_k,split_m,split_n,template,task_us\n"
+      "k,2,256,128,512,128,256,64,1,2,MDL,100\n");
+  CHECK_FALSE(m.kernels[0].opt.unit_flag);
+  CHECK(
+      error_of("kernel,cores,m,k,n,base_m,base_n,base_k,split_m,split_n,task_us\n"
+               "k,4,48,64,64,16,16,16,4,1,1\n") ==
+      "d.csv:2:1: error: the kernel is not one the generator can write: --split 4x1 leaves cores without "
+      "work: 48 x 64 cut in parts of 16 x 64 (16-row/column multiples) fills fewer than 4 x 1 parts; choose "
+      "a smaller split");
+}

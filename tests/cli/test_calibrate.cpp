@@ -146,3 +146,36 @@ TEST_CASE("calibrate and validate: command-line errors exit 2", "[cli][calibrate
   CHECK(opt.err.find("--fitt") != std::string::npos);
   CHECK(harness::run("calibrate --help").out.find("--rows train|all") != std::string::npos);
 }
+
+TEST_CASE("validate: a kernel row of several cores is gen --cores --split's kernel run whole",
+          "[cli][calibrate][cores]") {
+  TempDir d;
+  const std::string data =
+      d.write("chip.csv",
+              "kernel,cores,m,k,n,base_m,base_n,base_k,split_m,split_n,template,step_ka,depth_a1,task_us,"
+              "aicore_us,aic_mte2_us,aic_mac_us\n"
+              "k4,4,256,256,512,64,128,64,2,2,MDL,2,4,10,9,8,7\n");
+  const auto v = harness::run("validate " + data + " -j 1");
+  INFO(v.out << v.err);
+  REQUIRE(v.status == 1);  // the values are made up
+  // The same kernel written by gen and run on its own: the chip's cycles, each pipe's mean.
+  REQUIRE(harness::run("gen --dtype half --m 256 --k 256 --n 512 --base 64x128x64 --cores 4 --split 2x2 "
+                       "--template mdl --step-ka 2 --depth-a1 4 --timing-only --out " +
+                       d.file("k"))
+              .status == 0);
+  REQUIRE(harness::run("run " + d.file("k/kernel.yaml") +
+                       " --config atlas-a2 --timing-only -q --check none --out " + d.file("o"))
+              .status == 0);
+  std::ifstream f(d.file("o/stats.json"));
+  const auto j = nlohmann::json::parse(f);
+  double core_sum = 0, mte2 = 0, mac = 0;
+  for (const auto& c : j["cores"]) {
+    core_sum += c["cycles"].get<double>();
+    mte2 += c["pipes"]["MTE2"]["aic_time_cycles"].get<double>();
+    mac += c["pipes"]["M"]["aic_time_cycles"].get<double>();
+  }
+  CHECK(simulated_on(v.out, "k4 task us") == Approx(j["cycles"].get<double>() / 1850).epsilon(1e-5));
+  CHECK(simulated_on(v.out, "k4 aicore us") == Approx(core_sum / 4 / 1850).epsilon(1e-3));
+  CHECK(simulated_on(v.out, "k4 MTE2 msprof us") == Approx(mte2 / 4 / 1850).epsilon(1e-3));
+  CHECK(simulated_on(v.out, "k4 M msprof us") == Approx(mac / 4 / 1850).epsilon(1e-3));
+}

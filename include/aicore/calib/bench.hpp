@@ -53,6 +53,10 @@ double micro_metric(const MicroRow& row, const Micro& m, uint64_t cycles, double
 std::vector<uint64_t> kernel_block_runs(const KernelRow& row);
 // The timing-only trace of the row's kernel cut to `blocks` output blocks (0 = all).
 std::string kernel_trace(const KernelRow& row, uint64_t blocks, const std::string& prefix);
+// A row of several cores, whole (chip effects such as the L2 do not extrapolate from a few
+// blocks): gen --cores --split's kernel, timing-only, as dir/kernel.yaml and dir/coreI.trace.
+// Returns the manifest's path. Throws InputError when a file cannot be written.
+std::string write_chip_kernel(const KernelRow& row, const std::string& dir);
 
 // What a kernel run measured: the run's cycles and each pipe's time as msprof counts it (aic_time_cycles,
 // kKernelPipeNames order).

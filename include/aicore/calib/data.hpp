@@ -5,7 +5,8 @@
 //   # comment lines: where the numbers come from (kept and shown with the results)
 //   kind,dst,param,count,value,unit[,set][,fields]
 //   loaddata,A2,1,256,217.14,GiB/s
-//   kernel,cores,m,k,n,dtype,base_m,base_n,base_k,task_us[,aic_mac_us,...][,b_layout][,l1_buffers]...
+//   kernel,cores,m,k,n,base_m,base_n,base_k,task_us[,dtype][,aic_mac_us,...][,b_layout][,l1_buffers]...
+//   (several cores: split_m,split_n; the Matmul knobs template,depth_a1,step_ka,depth_b1,step_kb,l2_rounds)
 //
 // A header line (first cell `kind` or `kernel`) starts a table; a file may hold several. Cells
 // are separated by commas (no quoting; `fields` separates its key=value pairs by spaces). Every
@@ -43,11 +44,12 @@ extern const std::array<const char*, kKernelPipeCount> kKernelPipeNames;    // M
 struct KernelRow {
   SourceLoc loc;
   std::string name;
-  uint32_t cores = 1;
+  uint32_t cores = 1, split_m = 1, split_n = 1;  // several cores: C in split_m x split_n parts
   gen::MatmulShape shape;
   gen::MatmulOptions opt;  // base block and buffers; blocks = 0
   double task_us = 0;
   std::array<std::optional<double>, kKernelPipeCount> pipe_us{};  // not measured: empty
+  std::optional<double> aicore_us;  // the mean core time (several cores), when measured
   RowSet set = RowSet::Train;
 };
 

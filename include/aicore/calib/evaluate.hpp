@@ -17,15 +17,17 @@ namespace aicore::calib {
 
 // One simulation: a timing-only run of `trace` with the base config and these --set overrides.
 struct SimJob {
-  std::string trace;
+  std::string trace;  // a trace, or (cores > 1) a kernel manifest
   std::vector<std::string> sets;
+  uint32_t cores = 1;  // > 1: a whole chip kernel, run alone with the chip as configured
 };
 struct SimResult {
   bool ok = false;
   std::string message;  // why not (its run's error), when !ok
   uint64_t cycles = 0;
   // Each pipe as msprof counts it (stats.json aic_time_cycles), kKernelPipeNames order.
-  std::array<uint64_t, kKernelPipeCount> active{};
+  std::array<uint64_t, kKernelPipeCount> active{};  // several cores: the mean over the cores
+  uint64_t mean_core_cycles = 0;                    // several cores: msprof's aicore time
 };
 // Runs every job (in any order, in parallel) and returns their results in job order.
 using Simulator = std::function<std::vector<SimResult>(const std::vector<SimJob>&)>;
@@ -41,6 +43,7 @@ struct FitKey {
 struct RowFigures {
   double value = 0;                                // microbenchmark rows
   double task_us = 0;                              // kernel rows
+  double aicore_us = 0;                            // kernel rows of several cores: the mean core
   std::array<double, kKernelPipeCount> pipe_us{};  // kernel rows
 };
 
