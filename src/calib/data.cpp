@@ -222,7 +222,7 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
     k.opt.depth_a1 = static_cast<uint32_t>(r.uint("depth_a1", 1, 1020));
   if (r.has("depth_b1") && r.uint("depth_b1", 1, 1020) != k.opt.step_kb)
     k.opt.depth_b1 = static_cast<uint32_t>(r.uint("depth_b1", 1, 1020));
-  if (r.has("l2_rounds")) k.opt.l2_rounds = static_cast<uint32_t>(r.uint("l2_rounds", 1, 4096));
+  if (r.has("l2_rounds")) k.opt.l2_rounds = static_cast<uint32_t>(r.uint("l2_rounds", 1, 64));
   k.shape.c_dtype = k.shape.dtype;
   if (r.has("c_dtype")) {
     const std::string c = r.one_of("c_dtype", {"half", "bf16", "float"});
