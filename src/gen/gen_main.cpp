@@ -75,7 +75,19 @@ std::string gen_usage(const std::string& program) {
          "same)\n"
          "  --cores N --split MxN  N cores (N = M x N parts of C): DIR/kernel.yaml and DIR/coreI.trace;\n"
          "                      core I computes part (I / N, I % N), parts 16-aligned, the last ones "
-         "shorter\n";
+         "shorter\n"
+         "\n"
+         "usage: " +
+         program +
+         " gen --stream --m ROWS --n COLS --out DIR [options]\n"
+         "  GM -> L1 streaming: one fp16 ROWS x COLS ND matrix, its tiles dealt to the cores in\n"
+         "  contiguous runs, each copied into L1 with DataCopyNd2Nz (nothing computed); timing only.\n"
+         "  --tile RxC          tile rows x columns, multiples of 16 (default 64x256); the last tile\n"
+         "                      column takes what is left of COLS (any COLS: unaligned rows too)\n"
+         "  --cores N           cores (default 1): DIR/kernel.yaml and DIR/coreI.trace\n"
+         "  --rounds R          read the whole matrix R times (default 1)\n"
+         "  --slices S          cut the columns into S slices, each read R times before the next\n"
+         "                      (L2 reuse; default 1)\n";
 }
 
 namespace {
@@ -164,6 +176,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
 int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
              const std::string& program) {
   if (is_matmul_request(args)) return matmul_gen_main(args, out, err, program);
+  if (is_stream_request(args)) return stream_gen_main(args, out, err, program);
   try {
     return run(args, out, err, program);
   } catch (const InputError& e) {

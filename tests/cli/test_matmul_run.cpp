@@ -131,3 +131,28 @@ TEST_CASE("gen --dtype --template mdl with big packets and L2 rounds: bit-exact 
   CHECK(bad.err.find("--template must be norm (Matmul CFG_NORM) or mdl (CFG_MDL), not 'mld'") !=
         std::string::npos);
 }
+
+TEST_CASE("gen --stream: a streaming kernel read twice hits L2 on exactly its second read",
+          "[cli][gen][stream]") {
+  TempDir d;
+  // 128 x 256 fp16 in 32 x 256 tiles (each tile row one 512-byte L2 line), 2 cores, 2 rounds:
+  // the first read of every line misses, the second hits.
+  const auto g =
+      harness::run("gen --stream --m 128 --n 256 --tile 32x256 --cores 2 --rounds 2 --out " + d.file("s"));
+  INFO(g.out << g.err);
+  REQUIRE(g.status == 0);
+  const auto r = harness::run("run " + d.file("s/kernel.yaml") + " --config atlas-a2 --timing-only --out " +
+                              d.file("o"));
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());  // checker-clean
+  std::ifstream f(d.file("o/stats.json"));
+  const auto j = nlohmann::json::parse(f);
+  CHECK(j["chip"]["l2"]["read_hits"] == 128);
+  CHECK(j["chip"]["l2"]["read_misses"] == 128);
+  CHECK(j["chip"]["l2"]["hbm_read_bytes"] == 128 * 256 * 2);
+  const auto bad = harness::run("gen --stream --m 128 --n 256 --tile 32 --out " + d.file("x"));
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("--tile must be RxC (tile rows x tile columns, e.g. 64x256), not '32'") !=
+        std::string::npos);
+}

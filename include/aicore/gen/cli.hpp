@@ -24,6 +24,12 @@ bool is_matmul_request(const std::vector<std::string>& args);
 int matmul_gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                     const std::string& program);
 
+// gen --stream --m ROWS --n COLS --out DIR [--tile RxC] [--cores N] [--rounds R] [--slices S]
+// The GM -> L1 streaming kernel (gen/stream.hpp), when is_stream_request (they name --stream).
+bool is_stream_request(const std::vector<std::string>& args);
+int stream_gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                    const std::string& program);
+
 // densify INPUT(.npy | raw .bin) [--k K --n N] --b-out B.bin --idx-out IDX.bin [--kept-out KEPT.npy]
 // [--strict]
 int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
