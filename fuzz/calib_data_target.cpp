@@ -53,7 +53,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const calib::KernelRow& k : d.kernels) {
     if (k.loc.line == 0 || !(k.task_us > 0)) fuzz::oracle_failed("accepted a bad kernel row");
     try {
-      (void)gen::make_matmul_plan(k.shape, k.opt);
+      if (k.stream) {
+        gen::check_stream(*k.stream);
+        if (k.stream->cores != k.cores) fuzz::oracle_failed("a memory row's cores differ from its kernel's");
+      } else {
+        const gen::MatmulPlan whole = gen::make_matmul_plan(k.shape, k.opt);
+        for (uint32_t c = 0; c < k.cores; ++c) (void)gen::core_rounds(whole, k.split_m, k.split_n, c);
+      }
     } catch (const InputError& e) {
       fuzz::oracle_failed("accepted a kernel the generator refuses: " + std::string(e.what()));
     }

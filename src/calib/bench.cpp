@@ -216,7 +216,6 @@ std::string kernel_trace(const KernelRow& row, uint64_t blocks, const std::strin
 
 std::string write_chip_kernel(const KernelRow& row, const std::string& dir) {
   std::filesystem::create_directories(dir);
-  const gen::MatmulPlan whole = gen::make_matmul_plan(row.shape, row.opt);
   std::string manifest = "# kernel row " + row_name(row.loc) + "\ncores:\n";
   const auto write = [&](const std::string& name, const std::string& text) {
     const std::string path = (std::filesystem::path(dir) / name).string();
@@ -225,6 +224,15 @@ std::string write_chip_kernel(const KernelRow& row, const std::string& dir) {
     if (!f.flush()) throw InputError(SourceLoc{path}, "cannot write the simulation's trace");
     return path;
   };
+  if (row.stream) {
+    for (uint32_t c = 0; c < row.cores; ++c) {
+      const std::string file = "core" + std::to_string(c) + ".trace";
+      write(file, gen::render_stream_trace(*row.stream, c, {"memory row " + row_name(row.loc)}));
+      manifest += "  - " + file + "\n";
+    }
+    return write("kernel.yaml", manifest);
+  }
+  const gen::MatmulPlan whole = gen::make_matmul_plan(row.shape, row.opt);
   for (uint32_t c = 0; c < row.cores; ++c) {
     const std::vector<gen::MatmulPlan> rounds = gen::core_rounds(whole, row.split_m, row.split_n, c);
     const std::string file = "core" + std::to_string(c) + ".trace";

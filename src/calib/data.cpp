@@ -31,6 +31,11 @@ const std::vector<std::string> kKernelOptional = {
     "b_layout", "l1_buffers", "l0_buffers",  "unit_flag",   "c_dtype",        "set",           "split_m",
     "split_n",  "template",   "depth_a1",    "step_ka",     "depth_b1",       "step_kb",       "l2_rounds"};
 
+// Memory rows: the 24-core GM -> L1 streaming kernel (gen --stream).
+const std::vector<std::string> kMemoryRequired = {"scenario", "cores", "rows", "cols", "task_us"};
+const std::vector<std::string> kMemoryOptional = {"tile_rows", "tile_cols",   "aligned", "rounds",
+                                                  "slices",    "aic_mte2_us", "l2_hit",  "set"};
+
 struct Cell {
   std::string text;
   uint32_t column = 0;  // 1-based
@@ -244,6 +249,46 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
   return k;
 }
 
+KernelRow memory_row(const RowReader& r, const SourceLoc& loc) {
+  KernelRow k;
+  k.loc = loc;
+  k.name = r.word("scenario");
+  gen::StreamShape st;
+  st.cores = static_cast<uint32_t>(r.uint("cores", 1, 128));
+  st.rows = static_cast<uint32_t>(r.uint("rows", 16, 1u << 20));
+  st.cols = static_cast<uint32_t>(r.uint("cols", 1, 65535));
+  // 64 x 256 when the row does not state its tile (assumed: the better-performing tile).
+  st.tile_rows = r.has("tile_rows") ? static_cast<uint32_t>(r.uint("tile_rows", 16, 4080)) : 64;
+  st.tile_cols = r.has("tile_cols") ? static_cast<uint32_t>(r.uint("tile_cols", 16, 4080)) : 256;
+  if (r.has("rounds")) st.rounds = static_cast<uint32_t>(r.uint("rounds", 1, 64));
+  if (r.has("slices")) st.slices = static_cast<uint32_t>(r.uint("slices", 1, 4096));
+  if (r.has("aligned")) {
+    const bool aligned = r.uint("aligned", 0, 1) == 1, is = uint64_t{st.cols} * 2 % 32 == 0;
+    if (aligned != is)
+      throw InputError(r.where("aligned"), "aligned=" + std::string(aligned ? "1" : "0") + " but rows of " +
+                                               std::to_string(st.cols) + " fp16 elements (" +
+                                               std::to_string(uint64_t{st.cols} * 2) + " bytes) " +
+                                               (is ? "are" : "are not") + " 32-byte aligned");
+  }
+  try {
+    gen::check_stream(st);
+  } catch (const InputError& e) {
+    throw InputError(loc, "the streaming kernel is not one the generator can write: " + e.message());
+  }
+  k.cores = st.cores;
+  k.stream = st;
+  k.task_us = r.positive("task_us");
+  if (r.has("aic_mte2_us")) k.pipe_us[1] = r.positive("aic_mte2_us");
+  if (r.has("l2_hit")) {
+    const double h = r.positive("l2_hit");
+    if (h > 1)
+      throw InputError(r.where("l2_hit"), "'l2_hit' is a fraction in (0, 1] (got " + r.text("l2_hit") + ")");
+    k.l2_hit_pct = 100 * h;
+  }
+  k.set = r.set();
+  return k;
+}
+
 }  // namespace
 
 void parse_dataset(const std::string& text, const std::string& file, Dataset& into) {
@@ -251,7 +296,7 @@ void parse_dataset(const std::string& text, const std::string& file, Dataset& in
     throw InputError(SourceLoc{file},
                      "the data file is larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
   into.files.push_back(file);
-  enum class Kind { None, Micro, Kernel } kind = Kind::None;
+  enum class Kind { None, Micro, Kernel, Memory } kind = Kind::None;
   std::optional<Table> table;
   size_t rows = 0;
   uint32_t line_no = 0;
@@ -270,18 +315,23 @@ void parse_dataset(const std::string& text, const std::string& file, Dataset& in
       continue;
     }
     const std::vector<Cell> cells = split(line);
-    if (cells[0].text == "kind" || cells[0].text == "kernel") {
-      const bool micro = cells[0].text == "kind";
-      table.emplace(cells, loc, micro ? kMicroRequired : kKernelRequired,
-                    micro ? kMicroOptional : kKernelOptional);
-      kind = micro ? Kind::Micro : Kind::Kernel;
+    if (cells[0].text == "kind" || cells[0].text == "kernel" || cells[0].text == "scenario") {
+      kind = cells[0].text == "kind" ? Kind::Micro : cells[0].text == "kernel" ? Kind::Kernel : Kind::Memory;
+      table.emplace(cells, loc,
+                    kind == Kind::Micro    ? kMicroRequired
+                    : kind == Kind::Kernel ? kKernelRequired
+                                           : kMemoryRequired,
+                    kind == Kind::Micro    ? kMicroOptional
+                    : kind == Kind::Kernel ? kKernelOptional
+                                           : kMemoryOptional);
       continue;
     }
     if (kind == Kind::None)
       throw InputError(SourceLoc{file, line_no, cells[0].column},
                        "a row before any header: the first line that is not a comment must be a header "
-                       "starting with 'kind' (microbenchmarks) or 'kernel' (kernels)" +
-                           near_hint(cells[0].text, {"kind", "kernel"}));
+                       "starting with 'kind' (microbenchmarks), 'kernel' (kernels) or 'scenario' (memory "
+                       "streaming)" +
+                           near_hint(cells[0].text, {"kind", "kernel", "scenario"}));
     if (cells.size() != table->width())
       throw InputError(
           SourceLoc{file, line_no, cells.size() > table->width() ? cells[table->width()].column : 1},
@@ -291,8 +341,10 @@ void parse_dataset(const std::string& text, const std::string& file, Dataset& in
     const RowReader r(*table, cells, loc);
     if (kind == Kind::Micro)
       into.micro.push_back(micro_row(r, loc));
-    else
+    else if (kind == Kind::Kernel)
       into.kernels.push_back(kernel_row(r, loc));
+    else
+      into.kernels.push_back(memory_row(r, loc));
   }
   if (kind == Kind::None) throw InputError(SourceLoc{file, 1, 1}, "no header and no rows: not a data file");
 }

@@ -56,7 +56,7 @@ Evaluator::Evaluator(const Dataset& data, const config::Config& base, std::vecto
         throw InputError(k.loc, "the kernel runs on " + std::to_string(k.cores) +
                                     " cores but the configuration's chip has chip.cores = " +
                                     std::to_string(base.chip.cores));
-      if (k.cores > 1) {
+      if (k.cores > 1 || k.stream) {
         files.push_back(write_chip_kernel(k, (fs::path(work_dir) / (prefix + "kernel")).string()));
         traces_.push_back(std::move(files));
         continue;
@@ -92,8 +92,9 @@ RowFigures Evaluator::figures(size_t row, const std::vector<SimResult>& runs) co
     return f;
   }
   const KernelRow& k = data_.kernels[row - data_.micro.size()];
-  if (k.cores > 1) {  // the whole kernel: the chip's time, and each pipe's mean over the cores
+  if (k.cores > 1 || k.stream) {  // the whole kernel: the chip's time, and each pipe's mean over the cores
     f.task_us = static_cast<double>(runs[0].cycles) / clock_mhz_;
+    f.l2_hit_pct = 100 * runs[0].l2_read_hit_rate;
     f.aicore_us = static_cast<double>(runs[0].mean_core_cycles) / clock_mhz_;
     for (size_t p = 0; p < kKernelPipeCount; ++p)
       f.pipe_us[p] = static_cast<double>(runs[0].active[p]) / clock_mhz_;
@@ -126,8 +127,14 @@ std::vector<std::vector<RowFigures>> Evaluator::run(const std::vector<std::vecto
       if (cache_.count(key) || queued.count(key)) continue;
       queued[key] = true;
       pending.push_back({p, row, jobs.size()});
-      const uint32_t cores = is_kernel(row) ? data_.kernels[row - data_.micro.size()].cores : 1;
-      for (const std::string& t : traces_[row]) jobs.push_back({t, sets_of(points[p]), cores});
+      uint32_t cores = 1;
+      bool chip = false;
+      if (is_kernel(row)) {
+        const KernelRow& k = data_.kernels[row - data_.micro.size()];
+        cores = k.cores;
+        chip = k.cores > 1 || k.stream;
+      }
+      for (const std::string& t : traces_[row]) jobs.push_back({t, sets_of(points[p]), cores, chip});
     }
   if (!jobs.empty()) {
     const std::vector<SimResult> results = sim_(jobs);
@@ -163,6 +170,9 @@ std::vector<Evaluator::Compared> Evaluator::compare(size_t row, const RowFigures
   const KernelRow& k = data_.kernels[row - data_.micro.size()];
   out.push_back({k.name + " task us", k.task_us, f.task_us, tol.task});
   if (k.aicore_us && k.cores > 1) out.push_back({k.name + " aicore us", *k.aicore_us, f.aicore_us, tol.task});
+  // The hit rate in points: its tolerance is 10 points, as a share of the measured rate.
+  if (k.l2_hit_pct)
+    out.push_back({k.name + " L2 read hit %", *k.l2_hit_pct, f.l2_hit_pct, 10.0 / *k.l2_hit_pct});
   for (size_t p = 0; p < kKernelPipeCount; ++p)
     if (k.pipe_us[p])
       out.push_back(

@@ -61,6 +61,8 @@ SimResult chip_result(const std::vector<SimResult>& cores, const std::string& di
   const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
   out.ok = true;
   out.cycles = j["cycles"].get<uint64_t>();
+  if (j.contains("chip") && j["chip"].contains("l2"))
+    out.l2_read_hit_rate = j["chip"]["l2"].value("read_hit_rate", 0.0);
   const uint64_t n = cores.size();
   uint64_t sum = 0;
   std::array<uint64_t, kKernelPipeCount> pipes{};
@@ -78,7 +80,7 @@ std::vector<Process> group(const std::vector<SimJob>& jobs, const config::Config
   std::vector<std::vector<std::string>> order;
   std::vector<Process> out;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].cores > 1) {  // a chip kernel: alone, the chip as configured
+    if (jobs[i].chip) {  // a chip kernel: alone, the chip as configured
       out.push_back({{i}, jobs[i].sets, jobs[i].cores});
       continue;
     }

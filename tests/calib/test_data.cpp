@@ -135,3 +135,31 @@ TEST_CASE("data: kernel rows of several cores, with the Matmul knobs", "[calib][
       "work: 48 x 64 cut in parts of 16 x 64 (16-row/column multiples) fills fewer than 4 x 1 parts; choose "
       "a smaller split");
 }
+
+TEST_CASE("data: memory rows are the streaming kernel, the tile 64 x 256 when not stated",
+          "[calib][data][cores]") {
+  const std::string dir = std::string(AICORE_SOURCE_DIR) + "/calibration/";
+  const calib::Dataset d = calib::load_dataset({dir + "memory-a2-24core.csv"});
+  REQUIRE(d.kernels.size() == 4);
+  const calib::KernelRow& u = d.kernels[2];
+  REQUIRE(u.stream.has_value());
+  CHECK(u.name == "gm_l1_tile_64x256_unaligned");
+  CHECK(u.cores == 24);
+  CHECK(u.stream->cols == 12287);
+  CHECK(u.stream->tile_cols == 256);
+  CHECK(*u.pipe_us[1] == 422.515);  // aic_mte2_us
+  CHECK_FALSE(u.l2_hit_pct.has_value());
+  const calib::KernelRow& r = d.kernels[3];
+  CHECK(r.stream->tile_rows == 64);  // not stated: assumed
+  CHECK(r.stream->rounds == 4);
+  CHECK(r.stream->slices == 4);
+  CHECK(*r.l2_hit_pct == 75);
+  CHECK(error_of("scenario,cores,rows,cols,aligned,task_us\ns,2,64,100,1,1\n") ==
+        "d.csv:2:12: error: aligned=1 but rows of 100 fp16 elements (200 bytes) are not 32-byte aligned");
+  CHECK(error_of("scenario,cores,rows,cols,task_us,l2_hit\ns,1,64,256,1,75\n") ==
+        "d.csv:2:14: error: 'l2_hit' is a fraction in (0, 1] (got 75)");
+  CHECK(error_of("scenario,cores,rows,cols,tile_rows,task_us\ns,2,60,256,16,1\n") ==
+        "d.csv:2:1: error: the streaming kernel is not one the generator can write: --m 60 must be a "
+        "multiple of "
+        "the tile's 16 rows");
+}

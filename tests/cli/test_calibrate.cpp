@@ -179,3 +179,25 @@ TEST_CASE("validate: a kernel row of several cores is gen --cores --split's kern
   CHECK(simulated_on(v.out, "k4 MTE2 msprof us") == Approx(mte2 / 4 / 1850).epsilon(1e-3));
   CHECK(simulated_on(v.out, "k4 M msprof us") == Approx(mac / 4 / 1850).epsilon(1e-3));
 }
+
+TEST_CASE("validate: a memory row is gen --stream's kernel run whole, with its L2 hit rate",
+          "[cli][calibrate][cores]") {
+  TempDir d;
+  const std::string data =
+      d.write("mem.csv",
+              "scenario,cores,rows,cols,tile_rows,tile_cols,rounds,task_us,aic_mte2_us,l2_hit\n"
+              "s,2,128,256,32,256,2,10,9,0.4\n");
+  const auto v = harness::run("validate " + data + " -j 1");
+  INFO(v.out << v.err);
+  REQUIRE(v.status == 1);  // the values are made up
+  REQUIRE(harness::run("gen --stream --m 128 --n 256 --tile 32x256 --cores 2 --rounds 2 --out " + d.file("k"))
+              .status == 0);
+  REQUIRE(harness::run("run " + d.file("k/kernel.yaml") +
+                       " --config atlas-a2 --timing-only -q --check none --out " + d.file("o"))
+              .status == 0);
+  std::ifstream f(d.file("o/stats.json"));
+  const auto j = nlohmann::json::parse(f);
+  CHECK(simulated_on(v.out, "s task us") == Approx(j["cycles"].get<double>() / 1850).epsilon(1e-5));
+  // Every 512-byte line read twice: the first read misses, the second hits.
+  CHECK(simulated_on(v.out, "s L2 read hit %") == Approx(50.0));
+}

@@ -56,7 +56,7 @@ std::string kernel_trace(const KernelRow& row, uint64_t blocks, const std::strin
 // A row of several cores, whole (chip effects such as the L2 do not extrapolate from a few
 // blocks): gen --cores --split's kernel, timing-only, as dir/kernel.yaml and dir/coreI.trace.
 // Returns the manifest's path. Throws InputError when a file cannot be written.
-std::string write_chip_kernel(const KernelRow& row, const std::string& dir);
+std::string write_chip_kernel(const KernelRow& row, const std::string& dir);  // matmul or stream
 
 // What a kernel run measured: the run's cycles and each pipe's time as msprof counts it (aic_time_cycles,
 // kKernelPipeNames order).

@@ -7,8 +7,9 @@
 //   loaddata,A2,1,256,217.14,GiB/s
 //   kernel,cores,m,k,n,base_m,base_n,base_k,task_us[,dtype][,aic_mac_us,...][,b_layout][,l1_buffers]...
 //   (several cores: split_m,split_n; the Matmul knobs template,depth_a1,step_ka,depth_b1,step_kb,l2_rounds)
+//   scenario,cores,rows,cols,task_us[,tile_rows,tile_cols][,aligned][,rounds][,slices][,aic_mte2_us][,l2_hit]
 //
-// A header line (first cell `kind` or `kernel`) starts a table; a file may hold several. Cells
+// A header line (first cell `kind`, `kernel` or `scenario`) starts a table; a file may hold several. Cells
 // are separated by commas (no quoting; `fields` separates its key=value pairs by spaces). Every
 // error names file:line:column and, for a misspelt word, the nearest valid one.
 #pragma once
@@ -20,6 +21,7 @@
 
 #include "aicore/common/error.hpp"
 #include "aicore/gen/matmul.hpp"
+#include "aicore/gen/stream.hpp"
 
 namespace aicore::calib {
 
@@ -50,6 +52,10 @@ struct KernelRow {
   double task_us = 0;
   std::array<std::optional<double>, kKernelPipeCount> pipe_us{};  // not measured: empty
   std::optional<double> aicore_us;  // the mean core time (several cores), when measured
+  // A memory row (table "scenario"): the GM -> L1 streaming kernel (gen --stream) instead of the
+  // matmul, compared by task, MTE2 and the L2's read hit rate (in %).
+  std::optional<gen::StreamShape> stream;
+  std::optional<double> l2_hit_pct;
   RowSet set = RowSet::Train;
 };
 

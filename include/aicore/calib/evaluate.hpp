@@ -19,7 +19,8 @@ namespace aicore::calib {
 struct SimJob {
   std::string trace;  // a trace, or (cores > 1) a kernel manifest
   std::vector<std::string> sets;
-  uint32_t cores = 1;  // > 1: a whole chip kernel, run alone with the chip as configured
+  uint32_t cores = 1;  // the trace's (or manifest's) cores
+  bool chip = false;   // a whole chip kernel: run alone, with the chip as configured
 };
 struct SimResult {
   bool ok = false;
@@ -28,6 +29,7 @@ struct SimResult {
   // Each pipe as msprof counts it (stats.json aic_time_cycles), kKernelPipeNames order.
   std::array<uint64_t, kKernelPipeCount> active{};  // several cores: the mean over the cores
   uint64_t mean_core_cycles = 0;                    // several cores: msprof's aicore time
+  double l2_read_hit_rate = 0;                      // several cores: the chip's L2 read hits / reads
 };
 // Runs every job (in any order, in parallel) and returns their results in job order.
 using Simulator = std::function<std::vector<SimResult>(const std::vector<SimJob>&)>;
@@ -44,6 +46,7 @@ struct RowFigures {
   double value = 0;                                // microbenchmark rows
   double task_us = 0;                              // kernel rows
   double aicore_us = 0;                            // kernel rows of several cores: the mean core
+  double l2_hit_pct = 0;                           // kernel rows of several cores: L2 read hits, %
   std::array<double, kKernelPipeCount> pipe_us{};  // kernel rows
 };
 
