@@ -127,12 +127,15 @@ struct FieldCheck {
                                  ") packs the map's channels in a layout that is not modelled"
                            : " must be a multiple of C0 = " + num(s.c0) + " for " + to_string(o.dtype)));
     }
-    if (o.kStartPt % s.c0 != 0)
-      fail(FaultKind::InvalidField, "kStartPt must be a multiple of C0 = " + num(s.c0) + " for " +
-                                        to_string(o.dtype) + " (got " + num(o.kStartPt) + ")");
-    if (o.kExtension % s.c0 != 0)
-      fail(FaultKind::InvalidField, "kExtension must be a multiple of C0 = " + num(s.c0) + " for " +
-                                        to_string(o.dtype) + " (got " + num(o.kExtension) + ")");
+    // "(got 24; the nearest are 16 and 32)": a value off the C0 grid, with its neighbours on it.
+    const auto off_grid = [&](const char* field, uint64_t v) {
+      const uint64_t below = v / s.c0 * s.c0;
+      fail(FaultKind::InvalidField,
+           std::string(field) + " must be a multiple of C0 = " + num(s.c0) + " for " + to_string(o.dtype) +
+               " (got " + num(v) + "; the nearest are " + num(below) + " and " + num(below + s.c0) + ")");
+    };
+    if (o.kStartPt % s.c0 != 0) off_grid("kStartPt", o.kStartPt);
+    if (o.kExtension % s.c0 != 0) off_grid("kExtension", o.kExtension);
     if (s.ho == 0 || s.wo == 0)
       fail(FaultKind::InvalidField, "the dilated filter (" + num(s.hk) + " x " + num(s.wk) +
                                         ") does not fit the padded map (l1H=" + num(o.l1H) +

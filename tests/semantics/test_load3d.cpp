@@ -204,7 +204,8 @@ TEST_CASE("LoadData3DV2 field rules name the field and the rule", "[moves][load3
   };
   auto b = op;
   b.kExtension = 24;
-  fails(b, FaultKind::InvalidField, "kExtension must be a multiple of C0 = 16 for half (got 24)");
+  fails(b, FaultKind::InvalidField,
+        "kExtension must be a multiple of C0 = 16 for half (got 24; the nearest are 16 and 32)");
   b = op;
   b.kStartPt = 8;
   fails(b, FaultKind::InvalidField, "kStartPt must be a multiple of C0 = 16");
