@@ -357,13 +357,14 @@ void for_each_operand(const Op& op, F&& f) {
 // name of `params` (an Ascend C parameter struct, include/ascendc/detail/params.hpp).
 template <class T, class P>
 void fill_from_params(T& op, const P& params) {
-  for_each_field<T>([&](const auto& field) {
+  for_each_field_index<T>([&](auto i) {
+    constexpr const auto& field = field_at<T, decltype(i)::value>;
     using F = std::decay_t<decltype(field)>;
     using V = typename F::Value;
-    // dtypes and the quantisation mode are enumerations the intrinsic maps itself.
+    // dtypes and the quantisation mode are enumerations the intrinsic maps itself; a not_in_params
+    // field is the intrinsic's too (decided at compile time: the struct need not have the member).
     if constexpr (ValueTraits<V>::scalar && ValueTraits<V>::type != FieldType::DType &&
-                  ValueTraits<V>::type != FieldType::Quant) {
-      if (!field.facts.in_params) return;
+                  ValueTraits<V>::type != FieldType::Quant && field.facts.in_params) {
       using Read = decltype(field.params);
       if constexpr (std::is_invocable_v<const Read&, const P&>) {
         using PV = std::decay_t<std::invoke_result_t<const Read&, const P&>>;

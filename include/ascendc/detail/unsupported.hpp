@@ -34,12 +34,6 @@ void LoadData(const LocalTensor<T>&, const GlobalTensor<T>&, const LoadData2DPar
   static_assert(detail::unsupported<T>::value,
                 "LoadData from GM (GM -> L0A/L0B/L1) is not supported yet by aicore-sim");
 }
-template <typename T, typename U>
-void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2<U>&,
-              CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "LoadData with LoadData3DParamsV2 (Load3Dv2, img2col) is not supported yet by aicore-sim");
-}
 template <typename T>
 void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&,
                            CallSite = CallSite::here()) {
