@@ -57,6 +57,8 @@ std::string gen_usage(const std::string& program) {
          "                      kernel writes fp16 C; float: the fp32 L0C cells as they are)\n"
          "  --unit-flag on|off  hand L0C to Fixpipe by unitFlag as the Matmul NORM template does (on,\n"
          "                      default) or by M_FIX / FIX_M flags (off)\n"
+         "  --a-load 2d|load3d  A L1 -> L0A by LoadData 2D per fractal row or column (2d, default) or by\n"
+         "                      one LoadData3DV2 (Load3Dv2) per K step (load3d)\n"
          "  --b-layout nd|nt    B as K x N row-major (nd) or N x K row-major, B transposed (nt, default)\n"
          "  --base MxNxK        base block base_m x base_n x base_k (default 128x256x64)\n"
          "  --l1-buffers 1|2    L1 slots (default 2); --l0-buffers 1|2: L0A/L0B slots (default 2)\n"

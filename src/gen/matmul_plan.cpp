@@ -110,7 +110,8 @@ std::string MatmulPlan::describe() const {
                   std::to_string(n_blocks) + " blocks of " + std::to_string(k_steps) + " K steps, L1 x" +
                   std::to_string(opt.l1_buffers) + ", L0A/L0B x" + std::to_string(opt.l0_buffers) +
                   ", L0C x" + std::to_string(l0c_buffers) + ", C " + isa::to_string(shape.c_dtype) +
-                  (opt.unit_flag ? ", unitFlag" : ", M_FIX/FIX_M flags");
+                  (opt.unit_flag ? ", unitFlag" : ", M_FIX/FIX_M flags") +
+                  (opt.load3d_a ? ", A by Load3Dv2" : "");
   if (cores > 1)
     s += "; core " + std::to_string(core) + " of " + std::to_string(cores) + ": C rows " +
          std::to_string(m_begin) + "+" + std::to_string(m_end - m_begin) + ", cols " +

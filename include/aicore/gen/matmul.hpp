@@ -9,8 +9,8 @@
 //      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
 // Per output block (m-blocks outer, n-blocks inner) and K step of base_k:
 //   MTE2  DataCopyNd2Nz of the A tile and of the B tile into an L1 slot (ND -> NZ)
-//   MTE1  LoadData of A into an L0A slot (NZ -> Zz) and of B into an L0B slot (nt: as it is, one
-//         LoadData; nd: each 16 x 16 fractal transposed)
+//   MTE1  LoadData of A into an L0A slot (NZ -> Zz; with load3d_a one LoadData3DV2) and of B into an
+//         L0B slot (nt: as it is, one LoadData; nd: each 16 x 16 fractal transposed)
 //   M     one Mmad accumulating in L0C over the K steps (cmatrixInitVal on the first)
 // and per block one Fixpipe L0C -> GM. L1 and L0A/L0B are double-buffered (or single, on request);
 // L0C is double-buffered when two blocks fit in it. With unit_flag (the Matmul NORM template's
@@ -40,6 +40,9 @@ struct MatmulOptions {
   uint32_t l1_buffers = 2, l0_buffers = 2;  // 1 or 2 slots each
   uint64_t blocks = 0;                      // emit only the first `blocks` output blocks (0 = all)
   bool unit_flag = true;                    // L0C to Fixpipe by unitFlag, not M_FIX / FIX_M flags
+  // A L1 -> L0A by one LoadData3DV2 (Load3Dv2, the A tile read as a 1-row feature map) per K step,
+  // as the Matmul NORM template does, instead of one LoadData 2D per fractal row or column.
+  bool load3d_a = false;
 };
 
 struct MatmulPlan {
