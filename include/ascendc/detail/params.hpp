@@ -145,6 +145,17 @@ struct LoadData3DParamsV2 {
   bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
 };
 
+// Load3Dv2Pro: the same instruction with its fields packed; the map comes from the FMATRIX register
+// (SetFmatrix), which aicore-sim does not model (the LoadData overload taking it is in unsupported.hpp).
+struct LoadData3DParamsV2Pro {
+  LoadData3DParamsV2Pro() {}
+  uint16_t channelSize = 0;
+  bool enTranspose = false, enSmallK = false, filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
+  uint64_t extConfig = 0;  // mStartPt << 48 | kStartPt << 32 | mExtension << 16 | kExtension
+  uint64_t filterConfig =
+      0x10101010101;  // dilationFilterH << 40 | dilationFilterW << 32 | filterH << 24 | ...
+};
+
 // Whether a Load3D call sets the feature-map (FMATRIX) and padding registers itself (the default)
 // or leaves them to SetFmatrix / SetLoadDataPaddingValue; aicore-sim models only the default.
 struct IsResetLoad3dConfig {

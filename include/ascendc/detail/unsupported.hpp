@@ -35,6 +35,13 @@ void LoadData(const LocalTensor<T>&, const GlobalTensor<T>&, const LoadData2DPar
                 "LoadData from GM (GM -> L0A/L0B/L1) is not supported yet by aicore-sim");
 }
 template <typename T>
+void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2Pro&,
+              CallSite = CallSite::here()) {
+  static_assert(detail::unsupported<T>::value,
+                "LoadData with LoadData3DParamsV2Pro (its map comes from SetFmatrix) is not supported yet by "
+                "aicore-sim: give the map in LoadData3DParamsV2");
+}
+template <typename T>
 void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&,
                            CallSite = CallSite::here()) {
   static_assert(detail::unsupported<T>::value, "LoadDataWithTranspose is not supported yet by aicore-sim");

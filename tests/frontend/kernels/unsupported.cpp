@@ -18,6 +18,7 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   LoadDataWithTranspose(l0a, l1, LoadData2dTransposeParams{});
   LoadData(l0a, gh, LoadData2DParams{});
   LoadData<half, kKeepRegisters>(l0a, l1, LoadData3DParamsV2<half>{});
+  LoadData(l0a, l1, LoadData3DParamsV2Pro{});
   DataCopy(gh, l1, DataCopyParams{});
   Fixpipe<float, float, CFG_NZ>(gf, c, FixpipeParamsV220{});
   Fixpipe(gh, l0a, FixpipeParamsV220{});
