@@ -72,6 +72,15 @@ TEST_CASE("LoadData3DV2 as a matmul A load: an M x K block out of an NZ matrix i
       }
     CHECK(core.l0a[511] == 0xEE);
     CHECK(core.l0a[512 + 4 * 512] == 0xEE);
+    // The same NZ read as a 2 x 16 map (H * W = the 32 rows): the same window, the same bytes.
+    std::vector<uint8_t> first(core.l0a.begin() + 512, core.l0a.begin() + 512 + 4 * 512);
+    std::memset(core.l0a.data(), 0xEE, core.l0a.size());
+    op.l1H = 2;
+    op.l1W = Mp / 2;
+    sem::load_data_3dv2(op, core.view());
+    CHECK(std::equal(first.begin(), first.end(), core.l0a.begin() + 512));
+    op.l1H = 1;
+    op.l1W = Mp;
     // Nothing to move: l1H = 0 (the docs: a no-op).
     ref::Core untouched;
     op.l1H = 0;
