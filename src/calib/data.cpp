@@ -27,9 +27,10 @@ const std::vector<std::string> kMicroOptional = {"set", "fields"};
 const std::vector<std::string> kKernelRequired = {"kernel", "cores",  "m",      "k",      "n",
                                                   "base_m", "base_n", "base_k", "task_us"};
 const std::vector<std::string> kKernelOptional = {
-    "dtype",    "aic_mac_us", "aic_mte2_us", "aic_mte1_us", "aic_fixpipe_us", "aic_scalar_us", "aicore_us",
-    "b_layout", "l1_buffers", "l0_buffers",  "unit_flag",   "c_dtype",        "set",           "split_m",
-    "split_n",  "template",   "depth_a1",    "step_ka",     "depth_b1",       "step_kb",       "l2_rounds"};
+    "dtype",     "aic_mac_us", "aic_mte2_us", "aic_mte1_us", "aic_fixpipe_us", "aic_scalar_us",
+    "aicore_us", "b_layout",   "l1_buffers",  "l0_buffers",  "unit_flag",      "c_dtype",
+    "set",       "split_m",    "split_n",     "template",    "depth_a1",       "step_ka",
+    "depth_b1",  "step_kb",    "l2_rounds",   "a_load"};
 
 // Memory rows: the 24-core GM -> L1 streaming kernel (gen --stream).
 const std::vector<std::string> kMemoryRequired = {"scenario", "cores", "rows", "cols", "task_us"};
@@ -233,6 +234,7 @@ KernelRow kernel_row(const RowReader& r, const SourceLoc& loc) {
     const std::string c = r.one_of("c_dtype", {"half", "bf16", "float"});
     k.shape.c_dtype = c == "half" ? isa::DType::Half : c == "bf16" ? isa::DType::BF16 : isa::DType::Float;
   }
+  if (r.has("a_load")) k.opt.load3d_a = r.one_of("a_load", {"2d", "load3d"}) == "load3d";
   k.task_us = r.positive("task_us");
   for (size_t p = 0; p < kKernelPipeCount; ++p)
     if (r.has(kKernelPipeColumns[p])) k.pipe_us[p] = r.positive(kKernelPipeColumns[p]);

@@ -1,9 +1,10 @@
-// Undefined bytes through copies: a LoadData (or LoadDataWithSparse) moving bytes nothing wrote
+// Undefined bytes through copies: a LoadData (LoadData3DV2, LoadDataWithSparse) moving bytes nothing wrote
 // (fractal padding, say) is harmless; the destination bytes stay undefined, so only a read that
 // uses them (the Cube, a Fixpipe) is reported, naming the copy.
 #include <algorithm>
 
 #include "aicore/isa/check.hpp"
+#include "aicore/isa/load3d.hpp"
 #include "core.hpp"
 
 namespace aicore::check {
@@ -80,6 +81,31 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
         shift_into(undefined_[0], s, isa::kFractalBytes, d, out);
     }
     mark(ld->dst.space);
+    return;
+  }
+  if (const auto* l3 = std::get_if<isa::LoadData3DV2>(&op)) {
+    // Each window element from its map element: an element with an undefined byte lands
+    // undefined (padding elements are defined: padValue).
+    const isa::Load3DShape sh = isa::load3d_shape(*l3);
+    const std::vector<isa::ByteRange>& u = undefined_[0];  // the src operand (read before dst)
+    const auto undefined = [&](uint64_t lo, uint64_t hi) {
+      auto it = std::upper_bound(u.begin(), u.end(), lo,
+                                 [](uint64_t v, const isa::ByteRange& r) { return v < r.end; });
+      return it != u.end() && it->begin < hi;
+    };
+    for (uint64_t i = 0; i < l3->mExtension; ++i)
+      for (uint64_t j = 0; j < l3->kExtension; j += sh.c0) {
+        const int64_t g = isa::load3d_source_group(*l3, sh, l3->mStartPt + i, l3->kStartPt + j);
+        if (g < 0) continue;
+        const uint64_t group = l3->src.offset + static_cast<uint64_t>(g);
+        if (!undefined(group, group + 32)) continue;
+        for (uint64_t e = 0; e < sh.c0; ++e)
+          if (undefined(group + e * sh.size, group + (e + 1) * sh.size)) {
+            const uint64_t d = l3->dst.offset + isa::load3d_dest(*l3, sh, i, j + e);
+            out.push_back(isa::ByteRange{d, d + sh.size});
+          }
+      }
+    mark(l3->dst.space);
     return;
   }
   const auto& ls = std::get<isa::LoadDataWithSparse>(op);

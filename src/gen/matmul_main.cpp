@@ -106,16 +106,23 @@ MatmulPlan plan_of(const Args& args) {
         "(M_FIX / FIX_M flags), not '" +
         uf + "'");
   o.unit_flag = uf == "on";
+  const std::string al = args.str("a-load", "2d");
+  if (al != "2d" && al != "load3d")
+    args.fail(
+        "--a-load must be 2d (LoadData 2D per fractal row or column) or load3d (one LoadData3DV2 per K "
+        "step), not '" +
+        al + "'");
+  o.load3d_a = al == "load3d";
   if (o.blocks && !args.flag("timing-only"))
     args.fail("--blocks N writes a partial kernel, which has no golden: give it with --timing-only");
   return make_matmul_plan(s, o);
 }
 
 int run(const std::vector<std::string>& argv, std::ostream& out, const std::string& program) {
-  const Args args("gen", argv, {"m",        "k",       "n",          "dtype",      "c-dtype",  "unit-flag",
-                                "b-layout", "base",    "l1-buffers", "l0-buffers", "blocks",   "values",
-                                "seed",     "out",     "name",       "cores",      "split",    "template",
-                                "step-ka",  "step-kb", "depth-a1",   "depth-b1",   "l2-rounds"},
+  const Args args("gen", argv, {"m",        "k",       "n",          "dtype",      "c-dtype",   "unit-flag",
+                                "b-layout", "base",    "l1-buffers", "l0-buffers", "blocks",    "values",
+                                "seed",     "out",     "name",       "cores",      "split",     "template",
+                                "step-ka",  "step-kb", "depth-a1",   "depth-b1",   "l2-rounds", "a-load"},
                   {"timing-only", "help"});
   if (args.flag("help")) {
     out << gen_usage(program);

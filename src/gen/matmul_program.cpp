@@ -266,7 +266,20 @@ class Builder {
     wait(Pipe::M, Pipe::MTE1, st.l0);
     // A: L1 fractal (k, m) is at k * m1 + m, L0A wants (m, k) at m * k1 + k: one LoadData per
     // fractal column k (repeat m1, one destination fractal in every k1), or per fractal row m.
-    if (k1 <= m1) {
+    if (p0_.opt.load3d_a) {
+      // Or one Load3Dv2: the A tile in NZ is an NC1HWC0 map of 1 x mr positions and kr channels;
+      // a 1 x 1 filter reads it back as the mr x kr matrix, written zZ (docs/semantics.md).
+      isa::LoadData3DV2 l3;
+      l3.dst = on(Space::L0A, l0a);
+      l3.src = on(Space::L1, l1);
+      l3.dtype = s_.dtype;
+      l3.l1H = 1;
+      l3.l1W = u16(st.mr);
+      l3.channelSize = u16(st.kr);
+      l3.kExtension = u16(st.kr);
+      l3.mExtension = u16(st.mr);
+      op(l3);
+    } else if (k1 <= m1) {
       for (uint64_t k = 0; k < k1; ++k)
         op(load_data(Space::L0A, l0a + k * 512, l1, k * m1, m1, 1, k1 - 1, false));
     } else {

@@ -1,8 +1,10 @@
 #include "aicore/isa/access.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "aicore/isa/check.hpp"
+#include "aicore/isa/load3d.hpp"
 
 namespace aicore::isa {
 
@@ -148,6 +150,37 @@ struct Exact {
     out.seal();
     out.open("index", Space::SparseIndex, 0, true);
     out.append(o.dst.offset / 4, o.dst.offset / 4 + r * kIndexFractalBytes);
+    out.seal();
+  }
+
+  // The C0 groups of the map the window reads (padding reads nothing), and the destination rows
+  // it writes: zZ rows of 32 bytes, or (transposed, L0B) fractal rows of the window's columns.
+  void operator()(const LoadData3DV2& o) {
+    const Load3DShape s = load3d_shape(o);
+    if (s.noop) return;
+    std::vector<uint64_t> groups;  // a window of padding only reads nothing
+    for (uint64_t i = 0; i < o.mExtension; ++i)
+      for (uint64_t j = 0; j < o.kExtension; j += s.c0) {
+        const int64_t g = load3d_source_group(o, s, o.mStartPt + i, o.kStartPt + j);
+        if (g >= 0) groups.push_back(o.src.offset + static_cast<uint64_t>(g));
+      }
+    if (!groups.empty()) {
+      out.open("src", Space::L1, 0, false);
+      for (const uint64_t g : groups) out.append(g, g + 32);
+      out.seal();
+    }
+    out.open("dst", o.dst.space, 0, true);
+    const bool transposed = o.dst.space == Space::L0B || o.enTranspose;
+    for (uint64_t m1 = 0; m1 < s.m1; ++m1) {
+      const uint64_t rows = std::min<uint64_t>(16, o.mExtension - m1 * 16);
+      for (uint64_t k1 = 0; k1 < s.k1; ++k1) {
+        const uint64_t base = o.dst.offset + load3d_dest(o, s, m1 * 16, k1 * s.c0);
+        if (transposed)  // 16 rows (columns j), each the window's rows of this fractal
+          rows_of(out, base, 16, rows * s.size, 32);
+        else
+          rows_of(out, base, rows, 32, 32);
+      }
+    }
     out.seal();
   }
 

@@ -5,6 +5,7 @@
 
 #include "aicore/common/error.hpp"
 #include "aicore/isa/descriptors.hpp"
+#include "aicore/isa/load3d.hpp"
 
 namespace aicore::isa {
 
@@ -86,6 +87,74 @@ struct FieldCheck {
       fail(FaultKind::InvalidField,
            "LoadDataWithSparse uses only startIndex and repeatTimes: srcStride, dstGap, ifTranspose, sid and "
            "addrMode must be 0");
+  }
+  // Load3Dv2: the rules of the Ascend C LoadData3DParamsV2 table (docs/semantics.md, "LoadData3DV2").
+  void operator()(const LoadData3DV2& o) const {
+    need_align("dst", o.dst, kFractalBytes);
+    need_align("src", o.src, 32);
+    const auto num = [](uint64_t v) { return std::to_string(v); };
+    const Load3DShape s = load3d_shape(o);
+    if (o.enSmallK) fail(FaultKind::InvalidField, "enSmallK (16 x 4 fractals) is not supported by arch 2201");
+    if (o.fMatrixCtrl)
+      fail(FaultKind::Unsupported,
+           "fMatrixCtrl=1 (the map from the right FMATRIX register) is not modelled (only 0, as the docs "
+           "say)");
+    if (s.size < 4 && (o.padValue >> (8 * s.size)) != 0)
+      fail(FaultKind::InvalidField, "padValue " + num(o.padValue) + " does not fit one " +
+                                        to_string(o.dtype) + " element (" + num(s.size) + " bytes)");
+    if (o.dst.space == Space::L0B && s.size != 2)
+      fail(s.size == 1 ? FaultKind::InvalidField : FaultKind::Unsupported,
+           std::string("LoadData3DV2 into L0B takes half or bf16") +
+               (s.size == 1 ? " (the docs exclude b8)" : " (b32 into L0B is not modelled)") + ", not " +
+               to_string(o.dtype));
+    if (o.enTranspose && o.dst.space == Space::L0A && s.size != 2)
+      fail(s.size == 1 ? FaultKind::InvalidField : FaultKind::Unsupported,
+           std::string("enTranspose into L0A takes half or bf16") +
+               (s.size == 1 ? " (the docs exclude b8)" : " (b32 transposed is not modelled)") + ", not " +
+               to_string(o.dtype));
+    if (o.strideW == 0 || o.strideH == 0)
+      fail(FaultKind::InvalidField, "strideW and strideH must be 1..63 (got strideW=" + num(o.strideW) +
+                                        " strideH=" + num(o.strideH) + ")");
+    if (o.dilationFilterW == 0 || o.dilationFilterH == 0)
+      fail(FaultKind::InvalidField, "dilationFilterW and dilationFilterH must be 1..255 (got " +
+                                        num(o.dilationFilterW) + ", " + num(o.dilationFilterH) + ")");
+    if (s.noop) return;
+    if (const uint32_t r = o.channelSize % s.c0; r != 0) {
+      const bool documented = (r == 4 || r == 8 || r == 16);
+      fail(documented ? FaultKind::Unsupported : FaultKind::InvalidField,
+           "channelSize " + num(o.channelSize) +
+               (documented ? " (not a multiple of C0 = " + num(s.c0) +
+                                 ") packs the map's channels in a layout that is not modelled"
+                           : " must be a multiple of C0 = " + num(s.c0) + " for " + to_string(o.dtype)));
+    }
+    // "(got 24; the nearest are 16 and 32)": a value off the C0 grid, with its neighbours on it.
+    const auto off_grid = [&](const char* field, uint64_t v) {
+      const uint64_t below = v / s.c0 * s.c0;
+      fail(FaultKind::InvalidField,
+           std::string(field) + " must be a multiple of C0 = " + num(s.c0) + " for " + to_string(o.dtype) +
+               " (got " + num(v) + "; the nearest are " + num(below) + " and " + num(below + s.c0) + ")");
+    };
+    if (o.kStartPt % s.c0 != 0) off_grid("kStartPt", o.kStartPt);
+    if (o.kExtension % s.c0 != 0) off_grid("kExtension", o.kExtension);
+    if (s.ho == 0 || s.wo == 0)
+      fail(FaultKind::InvalidField, "the dilated filter (" + num(s.hk) + " x " + num(s.wk) +
+                                        ") does not fit the padded map (l1H=" + num(o.l1H) +
+                                        " l1W=" + num(o.l1W) + " with padList)");
+    if (uint64_t{o.kStartPt} + o.kExtension > s.cols)
+      fail(FaultKind::InvalidField, "kStartPt + kExtension = " + num(uint64_t{o.kStartPt} + o.kExtension) +
+                                        " is past the im2col matrix's " + num(s.cols) +
+                                        " columns (C1 * filterH * filterW * C0)");
+    const uint64_t m_end = uint64_t{o.mStartPt} + o.mExtension;
+    if (m_end > s.rows)
+      fail(FaultKind::Unsupported, "mStartPt + mExtension = " + num(m_end) + " is past the im2col matrix's " +
+                                       num(s.rows) + " rows (Ho * Wo = " + num(s.ho) + " * " + num(s.wo) +
+                                       "): rows past the last output position are not modelled");
+    // "Unless it covers the bottom fractal": the window ends in the matrix's last 16-row block.
+    if (o.mExtension % 16 != 0 && ceil_div(m_end, 16) != ceil_div(s.rows, 16) && s.size != 4)
+      fail(FaultKind::InvalidField,
+           "mExtension must be a multiple of 16 unless the window ends in the last "
+           "16-row block of the im2col matrix (got " +
+               num(o.mExtension) + "; the matrix has " + num(s.rows) + " rows)");
   }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
     need_align("dst", o.dst, dst_align);
@@ -204,6 +273,12 @@ struct FootprintOf {
     fp.add(Space::L0B, 0, o.dst.offset, o.dst.offset + r * kFractalBytes, true);
     fp.add(Space::SparseIndex, 0, o.dst.offset / 4, o.dst.offset / 4 + r * kIndexFractalBytes, true);
   }
+  void operator()(const LoadData3DV2& o) {
+    const Load3DShape s = load3d_shape(o);
+    if (s.noop) return;
+    fp.add(Space::L1, 0, o.src.offset, o.src.offset + s.map_bytes, false);
+    fp.add(o.dst.space, 0, o.dst.offset, o.dst.offset + s.dst_bytes, true);
+  }
   void mmad(const MmadCommon& o, uint64_t fm_fractals, uint64_t filter_fractals, bool sparse) {
     const uint64_t m1 = ceil_div(o.m, 16), n1 = ceil_div(o.n, 16);
     fp.add(Space::L0A, 0, o.fm.offset, o.fm.offset + fm_fractals * kFractalBytes, false);
@@ -279,6 +354,8 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
     return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
+  if (const auto* l = std::get_if<LoadData3DV2>(&op))  // the elements written
+    return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * size_of(l->dtype);
   return 0;  // Mmad, MmadWithSparse, sync
 }
 

@@ -75,6 +75,11 @@ struct CostOf {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
   Cost operator()(const isa::LoadDataWithSparse&) const { return path(moved, cfg.mte1.sparse); }
+  // Charged as LoadData 2D's path of its destination, for the bytes written (assumed: no figure
+  // for Load3Dv2; docs/configuration.md).
+  Cost operator()(const isa::LoadData3DV2& o) const {
+    return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
+  }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
     c.occupancy = c.head = cfg.cube.head_cycles;

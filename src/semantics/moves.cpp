@@ -1,9 +1,11 @@
-// Data-movement instructions: DataCopy (plain, ND2NZ), LoadData 2D, LoadDataWithSparse, Fixpipe.
+// Data-movement instructions: DataCopy (plain, ND2NZ), LoadData 2D, LoadData3DV2, LoadDataWithSparse,
+// Fixpipe.
 #include <cstring>
 
 #include <algorithm>
 
 #include "aicore/isa/check.hpp"
+#include "aicore/isa/load3d.hpp"
 #include "aicore/semantics/atomic.hpp"
 #include "aicore/semantics/convert.hpp"
 #include "aicore/semantics/execute.hpp"
@@ -68,6 +70,26 @@ void load_data(const isa::LoadData& op, const MemoryView& mem) {
     else
       std::memcpy(d, s, kFractalBytes);
   }
+}
+
+// Image to column: every element of the window from its C0 group in the map, or padValue
+// (isa/load3d.hpp has the geometry, docs/semantics.md "LoadData3DV2" the rules).
+void load_data_3dv2(const isa::LoadData3DV2& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const isa::Load3DShape s = isa::load3d_shape(op);
+  if (s.noop) return;
+  const uint8_t* src = mem.ptr(op.src);
+  uint8_t* dst = mem.ptr(op.dst);
+  uint8_t pad[4];  // the element's bytes, least significant first (L1 holds elements little-endian)
+  for (uint32_t b = 0; b < 4; ++b) pad[b] = static_cast<uint8_t>(op.padValue >> (8 * b));
+  for (uint64_t i = 0; i < op.mExtension; ++i)
+    for (uint64_t j = 0; j < op.kExtension; j += s.c0) {
+      const int64_t group = isa::load3d_source_group(op, s, op.mStartPt + i, op.kStartPt + j);
+      for (uint64_t e = 0; e < s.c0; ++e) {
+        const uint8_t* from = group < 0 ? pad : src + group + e * s.size;
+        std::memcpy(dst + isa::load3d_dest(op, s, i, j + e), from, s.size);
+      }
+    }
 }
 
 void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem) {

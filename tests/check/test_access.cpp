@@ -9,6 +9,8 @@
 #include "aicore/isa/access.hpp"
 #include "aicore/isa/check.hpp"
 
+#include "../support/load3d_reference.hpp"
+
 using namespace aicore;
 using isa::Space;
 
@@ -55,6 +57,14 @@ struct Brute {
       add(Space::L1, 0, false, o.idx.offset + (o.startIndex + i) * 128, 128);
       add(Space::L0B, 0, true, o.dst.offset + i * 512, 512);
       add(Space::SparseIndex, 0, true, (o.dst.offset + i * 512) / 4, 128);
+    }
+  }
+  void operator()(const isa::LoadData3DV2& o) {  // the C0 groups of each element read, each element written
+    if (!o.l1H || !o.l1W || !o.channelSize || !o.kExtension || !o.mExtension) return;
+    const uint64_t es = isa::size_of(o.dtype);
+    for (const ref3d::Element& e : ref3d::im2col(o)) {
+      if (!e.pad) add(Space::L1, 0, false, o.src.offset + static_cast<uint64_t>(e.src) / 32 * 32, 32);
+      add(o.dst.space, 0, true, o.dst.offset + e.dst, es);
     }
   }
   void c_matrix(const isa::MmadCommon& o) {
@@ -214,6 +224,50 @@ TEST_CASE("exact accesses: LoadData strides, gaps, re-reads and LoadDataWithSpar
     s.repeatTimes = static_cast<uint8_t>(rng() % 9);
     compare(s);
   }
+}
+
+TEST_CASE("exact accesses: LoadData3DV2 reads the map's C0 groups of the window, skips padding",
+          "[check][access]") {
+  std::mt19937 rng(9);
+  int ran = 0;
+  for (int i = 0; i < 400; ++i) {
+    isa::LoadData3DV2 o;
+    const int kind =
+        static_cast<int>(rng() % 4);  // 0 int8 L0A, 1 half L0A, 2 half L0A transposed, 3 half L0B
+    o.dtype = kind == 0 ? isa::DType::Int8 : (rng() % 2 ? isa::DType::Half : isa::DType::Float);
+    if (kind >= 2) o.dtype = isa::DType::BF16;
+    o.dst = at(kind == 3 ? Space::L0B : Space::L0A, rng() % 3 * 512);
+    o.enTranspose = kind == 2;
+    o.src = at(Space::L1, rng() % 4 * 32);
+    const uint32_t c0 = 32 / isa::size_of(o.dtype);
+    o.l1H = static_cast<uint16_t>(1 + rng() % 5);
+    o.l1W = static_cast<uint16_t>(1 + rng() % 9);
+    o.channelSize = static_cast<uint16_t>(c0 * (1 + rng() % 2));
+    o.filterH = static_cast<uint8_t>(1 + rng() % 3);
+    o.filterW = static_cast<uint8_t>(1 + rng() % 3);
+    o.strideH = static_cast<uint8_t>(1 + rng() % 2);
+    o.strideW = static_cast<uint8_t>(1 + rng() % 3);
+    o.dilationFilterH = static_cast<uint8_t>(1 + rng() % 2);
+    o.dilationFilterW = static_cast<uint8_t>(1 + rng() % 2);
+    o.padLeft = static_cast<uint8_t>(rng() % 2);
+    o.padRight = static_cast<uint8_t>(rng() % 2);
+    o.padTop = static_cast<uint8_t>(rng() % 3);
+    o.padBottom = static_cast<uint8_t>(rng() % 2);
+    const auto rows =
+        ref3d::positions(o.l1H, o.padTop, o.padBottom, o.filterH, o.dilationFilterH, o.strideH) *
+        ref3d::positions(o.l1W, o.padLeft, o.padRight, o.filterW, o.dilationFilterW, o.strideW);
+    const uint32_t cols = o.channelSize * o.filterH * o.filterW;
+    if (rows == 0) continue;
+    o.mStartPt = static_cast<uint16_t>(rng() % rows);
+    o.mExtension = static_cast<uint16_t>(rows - o.mStartPt);  // to the last row: any count
+    if (o.mExtension > 16 && rng() % 2) o.mExtension = 16;
+    o.kStartPt = static_cast<uint16_t>(rng() % (cols / c0) * c0);
+    o.kExtension = static_cast<uint16_t>((1 + rng() % ((cols - o.kStartPt) / c0)) * c0);
+    REQUIRE_NOTHROW(isa::check_fields(o));
+    compare(o);
+    ++ran;
+  }
+  CHECK(ran > 300);
 }
 
 TEST_CASE("exact accesses: Mmad reads only rows < m, k < K, columns < n", "[check][access]") {

@@ -72,6 +72,35 @@ TEST_CASE("uninitialised bytes a load copies are an error only where the Cube us
         "these bytes were copied by LoadData at line 8 from bytes nothing wrote\n");
 }
 
+TEST_CASE("a LoadData3DV2 carries undefined map elements to where they land", "[check][uninit]") {
+  // The same 30-row A, read by one Load3Dv2 as a 1 x 32 map of 32 int8 channels: rows 30, 31 of
+  // the window are the map's undefined positions w = 30, 31.
+  const std::string a =
+      kT + "DataCopyNd2Nz dst=L1:0 src=a nValue=30 dValue=32 srcDValue=32 dstNzC0Stride=32\n" +
+      "DataCopy dst=L1:0x4000 src=b blockLen=16\n" + kToL1 +
+      "LoadData3DV2 dst=L0A:0 src=L1:0 dtype=int8 l1H=1 l1W=32 channelSize=32 kExtension=32 "
+      "mExtension=32\n"
+      "LoadData dst=L0B:0 src=L1:0x4000 repeatTimes=1\n" +
+      kToM;
+  CHECK(run_text(a + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=30 n=16 k=32\n").reports.empty());
+  const auto r = run_text(a + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=32 n=16 k=32\n");
+  REQUIRE(r.reports.size() == 1);
+  CHECK(r.reports[0].space == isa::Space::L0A);
+  CHECK(r.reports[0].lo == 512 + 14 * 32);
+  CHECK(r.reports[0].hi == 1024);
+  CHECK(detail(r.reports[0], "hint") ==
+        "these bytes were copied by LoadData3DV2 at line 8 from bytes nothing wrote\n");
+  // Padding is padValue, defined: a window of the padded positions only is clean.
+  const std::string padded =
+      kT + "DataCopyNd2Nz dst=L1:0 src=a nValue=30 dValue=32 srcDValue=32 dstNzC0Stride=32\n" +
+      "DataCopy dst=L1:0x4000 src=b blockLen=16\n" + kToL1 +
+      "LoadData3DV2 dst=L0A:0 src=L1:0 dtype=int8 l1H=1 l1W=16 channelSize=32 kExtension=32 "
+      "mExtension=16 padLeft=4 padRight=4 mStartPt=8\n"
+      "LoadData dst=L0B:0 src=L1:0x4000 repeatTimes=1\n" +
+      kToM + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32\n";
+  CHECK(run_text(padded).reports.empty());
+}
+
 TEST_CASE("a transposing LoadData moves undefined rows to undefined columns", "[check][uninit]") {
   // 10 rows of 16 halves: rows 10..15 of the fractal are padding; transposed, they become
   // columns 10..15, i.e. k >= 10 of every n-row in Zn.

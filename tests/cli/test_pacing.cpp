@@ -136,6 +136,18 @@ TEST_CASE("scalar set-up: an instruction issues its kind's cycles after the slot
   CHECK(harness::stats(d)["pipes"]["S"]["busy_cycles"] == 3 + 3 * 5);  // the set-up is scalar busy time
 }
 
+TEST_CASE("scalar set-up: LoadData3DV2 issues scalar.load_data_3dv2 cycles after the slot (t-1 / t)",
+          "[cli][timing][pacing]") {
+  const std::string l3 =
+      "LoadData3DV2 dst=L0A:0 src=L1:0 l1H=1 l1W=16 channelSize=16 kExtension=16 mExtension=16";
+  for (const uint32_t t : {4u, 5u}) {
+    const auto r = rows_of(times(2, l3), "--set scalar.load_data_3dv2=" + std::to_string(t));
+    CHECK(r.at(0).issue == t);
+    CHECK(r.at(1).issue == t + 1 + t);
+  }
+  CHECK(rows_of(times(1, l3), "--set scalar.load_data=7").at(0).issue == 0);  // not LoadData's key
+}
+
 TEST_CASE("active cycles: a pipe's data instructions from start to usable result", "[cli][timing][pacing]") {
   TempDir d;
   // Two loads of 2 cycles, 28 of latency, back to back: active 0..30 (the second ends at 4 + 28).

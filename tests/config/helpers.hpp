@@ -88,6 +88,7 @@ scalar:
   data_copy_nd2nz: 22
   load_data: 23
   load_data_with_sparse: 24
+  load_data_3dv2: 33
   mmad: 25
   mmad_with_sparse: 26
   fixpipe: 27

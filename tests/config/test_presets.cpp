@@ -230,4 +230,5 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.gm.write.atomic_share == 0.75);
   CHECK(c.scalar.sync_all == 31);
   CHECK(c.scalar.set_atomic == 32);
+  CHECK(c.scalar.load_data_3dv2 == 33);
 }

@@ -54,6 +54,27 @@ TEST_CASE("LoadData and LoadDataWithSparse take every number from LoadData2DPara
   CHECK(left_at_default(s) == "");
 }
 
+TEST_CASE("LoadData3DV2 takes every number from LoadData3DParamsV2", "[units][params]") {
+  const uint8_t pads[AscendC::PAD_SIZE] = {1, 2, 3, 4};
+  // (padList, l1H, l1W, channelSize, kExtension, mExtension, kStartPt, mStartPt, strideW, strideH,
+  //  filterW, filterH, dilationFilterW, dilationFilterH, enTranspose, enSmallK, padValue,
+  //  filterSizeW, filterSizeH, fMatrixCtrl)
+  const AscendC::LoadData3DParamsV2<int8_t> p(pads, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, true, true,
+                                              18, true, true, true);
+  isa::LoadData3DV2 l;
+  isa::fill_from_params(l, p);
+  CHECK((l.l1H == 5 && l.l1W == 6 && l.channelSize == 7 && l.kExtension == 8 && l.mExtension == 9 &&
+         l.kStartPt == 10 && l.mStartPt == 11 && l.strideW == 12 && l.strideH == 13 && l.filterW == 14 &&
+         l.filterH == 15 && l.dilationFilterW == 16 && l.dilationFilterH == 17 && l.enTranspose &&
+         l.enSmallK && l.filterSizeW && l.filterSizeH && l.fMatrixCtrl));
+  CHECK(left_at_default(l) == "");
+  // padList and padValue are the intrinsic's (not in_params): the constructor keeps them.
+  CHECK((p.padList[0] == 1 && p.padList[3] == 4 && p.padValue == 18));
+  const AscendC::LoadData3DParamsV2<int8_t> d;  // the documented defaults
+  CHECK((d.l1H == 0 && d.strideW == 1 && d.filterH == 1 && d.dilationFilterW == 1 && !d.enTranspose &&
+         d.padList[2] == 0));
+}
+
 TEST_CASE("Mmad, MmadWithSparse and Fixpipe take every number from their parameter structs",
           "[units][params]") {
   AscendC::MmadParams p;

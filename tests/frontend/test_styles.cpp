@@ -121,6 +121,24 @@ TEST_CASE("documented TQue K-loops (BUFFER_NUM 2, 3, 4, prefetching) are clean a
   }
 }
 
+TEST_CASE("a basic-API half matmul loading A with one Load3Dv2 per K step is clean and bit-exact",
+          "[styles][load3d]") {
+  for (const char* v : {"plain", "transposed"}) {
+    TempDir dir;
+    const Result r = run_kernel("load3d", v, {"--out=" + dir.file("out"), "-q"});
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("load3d ") + v + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    CHECK(r.err.find("warning") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/load3d/checks.json")));
+    CHECK(checks["reports"].empty());
+    // The three Load3Dv2 windows of 48 x 32 half are the L1 -> L0A bytes (stats path of the op).
+    const auto stats = nlohmann::json::parse(slurp(dir.file("out/load3d/stats.json")));
+    CHECK(stats["paths"]["L1->L0A"]["bytes"] == 3 * 48 * 32 * 2);
+  }
+}
+
 TEST_CASE("a prefetching TQue loop whose producer runs ahead holds its re-sets and stays exact", "[styles]") {
   // With no scalar set-up cost the MTE2 copies run a buffer ahead: re-set ids land before the
   // WaitFlag that clears them, are held (stats.json sync) and the result is still exact.

@@ -58,6 +58,14 @@ inline auto key(const isa::SetAtomicNone&) {
   return std::make_tuple();
 }
 
+inline auto key(const isa::LoadData3DV2& o) {
+  return std::tuple_cat(
+      std::make_tuple(key(o.dst), key(o.src), o.dtype, o.padLeft, o.padRight, o.padTop, o.padBottom, o.l1H,
+                      o.l1W, o.channelSize, o.kExtension, o.mExtension, o.kStartPt, o.mStartPt),
+      std::make_tuple(o.strideW, o.strideH, o.filterW, o.filterH, o.dilationFilterW, o.dilationFilterH,
+                      o.enTranspose, o.enSmallK, o.padValue, o.filterSizeW, o.filterSizeH, o.fMatrixCtrl));
+}
+
 inline bool same_impl(const isa::Op& x, const isa::Op& y) {
   if (x.index() != y.index()) return false;
   return std::visit([&](const auto& a) { return key(a) == key(std::get<std::decay_t<decltype(a)>>(y)); }, x);

@@ -123,6 +123,39 @@ TEST_CASE("matmul: the program's flags pair up in program order, --blocks cuts w
   CHECK(gentest::check_flags_in_order(gentest::ops_of(gen::emit_matmul(p))).empty());
 }
 
+TEST_CASE("matmul: load3d_a loads A with one LoadData3DV2 per K step instead of LoadData 2D",
+          "[gen][matmul]") {
+  gen::MatmulOptions o{128, 256, 64};
+  const auto two_d = gen::emit_matmul(plan(256, 256, 512, isa::DType::Half, BLayout::NT, o));
+  o.load3d_a = true;
+  const auto p = plan(256, 256, 512, isa::DType::Half, BLayout::NT, o);
+  const auto l3 = gen::emit_matmul(p);
+  CHECK(gentest::check_flags_in_order(gentest::ops_of(l3)).empty());
+  const auto count = [](const std::vector<gen::Emitted>& prog, auto pred) {
+    uint64_t n = 0;
+    for (const auto& e : prog) n += pred(e.op);
+    return n;
+  };
+  const auto is_l3 = [](const isa::Op& op) { return std::holds_alternative<isa::LoadData3DV2>(op); };
+  const auto is_l0a_2d = [](const isa::Op& op) {
+    const auto* l = std::get_if<isa::LoadData>(&op);
+    return l && l->dst.space == isa::Space::L0A;
+  };
+  // 2 x 1 blocks of 8 K steps: base 128 x 64 is 8 row-blocks x 4 column blocks, 4 LoadData 2D a step.
+  CHECK(count(two_d, is_l0a_2d) == 2 * 8 * 4);
+  CHECK(count(two_d, is_l3) == 0);
+  CHECK(count(l3, is_l3) == 2 * 8);
+  CHECK(count(l3, is_l0a_2d) == 0);
+  CHECK(l3.size() == two_d.size() - 2 * 8 * 3);
+  CHECK_THAT(p.describe(), Catch::EndsWith(", A by Load3Dv2"));
+  for (const auto& e : l3)
+    if (const auto* l = std::get_if<isa::LoadData3DV2>(&e.op)) {
+      CHECK((l->l1H == 1 && l->l1W == 128 && l->channelSize == 64 && l->kExtension == 64 &&
+             l->mExtension == 128));
+      CHECK_NOTHROW(isa::check_fields(e.op));
+    }
+}
+
 TEST_CASE("matmul: exact data is bit-exact in program order and in random pipe interleavings",
           "[gen][matmul]") {
   struct Case {
@@ -138,9 +171,15 @@ TEST_CASE("matmul: exact data is bit-exact in program order and in random pipe i
       {96, 64, 128, isa::DType::BF16, BLayout::NT, {32, 64, 32, 2, 1}},
       {256, 64, 256, isa::DType::Half, BLayout::NT, {128, 256, 64}},  // the measured base block
   };
-  std::vector<Case> both = cases;  // every case with unitFlag (the default) and with M_FIX / FIX_M flags
+  // Every case with unitFlag (the default) and with M_FIX / FIX_M flags, and A by LoadData 2D (the
+  // default) and by one LoadData3DV2 per K step.
+  std::vector<Case> both = cases;
   for (Case c : cases) {
     c.o.unit_flag = false;
+    both.push_back(c);
+  }
+  for (Case c : std::vector<Case>(both)) {
+    c.o.load3d_a = true;
     both.push_back(c);
   }
   for (const Case& c : both) {
@@ -264,6 +303,11 @@ TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
         "gen: error: --blocks N writes a partial kernel, which has no golden: give it with --timing-only");
   r = run(with({"--b-layout", "tn"}));
   CHECK(first_line(r.second) == "gen: error: --b-layout must be nd (K x N) or nt (N x K), not 'tn'");
+  r = run(with({"--a-load", "3d"}));
+  CHECK(r.first == 2);
+  CHECK(first_line(r.second) ==
+        "gen: error: --a-load must be 2d (LoadData 2D per fractal row or column) or load3d (one LoadData3DV2 "
+        "per K step), not '3d'");
   r = run(with({"--timing-only", "--values", "random"}));
   CHECK(first_line(r.second) ==
         "gen: error: --values chooses the data: it has no meaning with --timing-only");

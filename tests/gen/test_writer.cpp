@@ -84,6 +84,17 @@ std::vector<isa::Op> samples() {
   v.push_back(isa::SyncAll{});
   v.push_back(isa::SetAtomicAdd{isa::DType::Half});
   v.push_back(isa::SetAtomicNone{});
+  isa::LoadData3DV2 l3;
+  l3.dst = on(Space::L0A, 512);
+  l3.src = on(Space::L1, 0x100);
+  l3.l1H = 7, l3.l1W = 6, l3.channelSize = 32, l3.kExtension = 112, l3.mExtension = 8;
+  v.push_back(l3);
+  l3.dst = on(Space::L0B, 0);
+  l3.dtype = isa::DType::BF16, l3.padLeft = 1, l3.padRight = 2, l3.padTop = 3, l3.padBottom = 255;
+  l3.kStartPt = 64, l3.mStartPt = 1, l3.strideW = 2, l3.strideH = 63, l3.filterW = 3, l3.filterH = 255;
+  l3.dilationFilterW = 2, l3.dilationFilterH = 0, l3.enTranspose = true, l3.padValue = 0x3c00;
+  l3.filterSizeW = true, l3.filterSizeH = true;
+  v.push_back(l3);
   return v;
 }
 

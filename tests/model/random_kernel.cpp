@@ -40,6 +40,15 @@ struct Gen {
     line(std::string("LoadData dst=") + (a ? "L0A:" : "L0B:") + n(dst) + " src=L1:" + n(pick(0, 200) * 512) +
          " repeatTimes=" + n(rep) + " srcStride=" + n(stride) + " dstGap=" + n(gap));
   }
+  // LoadData3DV2 as a matmul A/B load: a block of a half NZ matrix read as a 1-row map.
+  void load3d() {
+    const bool a = coin();
+    const uint64_t m1 = pick(1, 4), k1 = pick(1, 8), kext = pick(1, k1), kstart = pick(0, k1 - kext);
+    line(std::string("LoadData3DV2 dst=") + (a ? "L0A:" : "L0B:") +
+         n(pick(0, (65536 - m1 * kext * 512) / 512) * 512) + " src=L1:" + n(pick(0, 200) * 512) +
+         " l1H=1 l1W=" + n(16 * m1) + " channelSize=" + n(16 * k1) + " kExtension=" + n(16 * kext) +
+         " mExtension=" + n(16 * m1) + " kStartPt=" + n(16 * kstart));
+  }
   void load_sparse() {
     const uint64_t rep = pick(1, 8);
     line("LoadDataWithSparse dst=L0B:" + n(pick(0, (65536 - rep * 512) / 512) * 512) + " src=L1:" +
@@ -129,7 +138,10 @@ std::string kernel(std::mt19937_64& rng, int count, const Extras& extras) {
     } else if (kind < 20) {
       g.nd2nz();
     } else if (kind < 34) {
-      g.load_data();
+      if (g.coin(0.25))
+        g.load3d();
+      else
+        g.load_data();
     } else if (kind < 40) {
       g.load_sparse();
     } else if (kind < 50) {
@@ -198,6 +210,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("scalar.data_copy_nd2nz", g.one_of<std::string>({"0", "40"})),
       set("scalar.load_data", g.one_of<std::string>({"0", "2"})),
       set("scalar.load_data_with_sparse", g.one_of<std::string>({"0", "3"})),
+      set("scalar.load_data_3dv2", g.one_of<std::string>({"0", "4"})),
       set("scalar.mmad", g.one_of<std::string>({"0", "3"})),
       set("scalar.mmad_with_sparse", g.one_of<std::string>({"0", "1"})),
       set("scalar.fixpipe", g.one_of<std::string>({"0", "11"})),

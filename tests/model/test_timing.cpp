@@ -68,6 +68,31 @@ TEST_CASE("LoadData to L0B: 128 B/cycle + 28, LoadDataWithSparse 128 B/cycle + 3
   CHECK(model::cost_of(s, cfg).latency == 30);
 }
 
+TEST_CASE("LoadData3DV2: LoadData 2D's path of its destination for the bytes written (t-1 / t)",
+          "[timing][mte1]") {
+  auto cfg = published();
+  isa::LoadData3DV2 l;
+  l.dst = {Space::L0A, 0, 0};
+  l.src = {Space::L1, 0, 0};
+  l.l1H = 1, l.l1W = 32, l.channelSize = 64, l.kExtension = 64, l.mExtension = 32;  // 32 x 64 half: 4096 B
+  CHECK(model::cost_of(l, cfg).bytes == 4096);
+  CHECK(model::cost_of(l, cfg).occupancy == 16);  // 256 B/cycle
+  CHECK(model::cost_of(l, cfg).latency == 28);
+  l.kExtension = 48;  // 3072 B
+  CHECK(model::cost_of(l, cfg).occupancy == 12);
+  l.kExtension = 64;
+  cfg.mte1.to_l0a.bytes_per_cycle = 255;  // 4096 / 255 = 16.06 -> 17
+  CHECK(model::cost_of(l, cfg).occupancy == 17);
+  cfg.mte1.to_l0a.overhead_cycles += 1;
+  CHECK(model::cost_of(l, cfg).occupancy == 18);
+  cfg.mte1.to_l0a.latency_cycles += 1;
+  CHECK(model::cost_of(l, cfg).latency == 29);
+  l.dst.space = Space::L0B;  // 128 B/cycle
+  CHECK(model::cost_of(l, cfg).occupancy == 32);
+  l.mExtension = 0;  // a no-op moves nothing
+  CHECK(model::cost_of(l, cfg).bytes == 0);
+}
+
 TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair, plus head",
           "[timing][cube]") {
   const auto cfg = published();

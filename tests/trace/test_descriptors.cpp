@@ -211,7 +211,13 @@ TEST_CASE("a misspelt key suggests the field it misspells", "[descriptors]") {
       std::string upper = name;
       for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (upper != name) typos.push_back(upper);
-      if (name.size() >= 4) typos.push_back(name.substr(0, name.size() - 1));
+      // Not when another key of the instruction is the same stem with another last letter
+      // (strideW, strideH: "stride" is as near to either).
+      bool twin = false;
+      for (const FieldFacts& g : d)
+        twin = twin || (g.name != name && std::string(g.name).size() == name.size() &&
+                        std::string(g.name).compare(0, name.size() - 1, name, 0, name.size() - 1) == 0);
+      if (name.size() >= 4 && !twin) typos.push_back(name.substr(0, name.size() - 1));
       for (const std::string& typo : typos) {
         const std::string line = std::string(d.facts.mnemonic) + " " + typo + "=1";
         INFO(line);

@@ -75,9 +75,9 @@ TEST_CASE("instruction_info lists every mnemonic once", "[info]") {
     }
   }
   const std::vector<std::string> expected = {
-      "DataCopy",       "DataCopyNd2Nz", "LoadData",     "LoadDataWithSparse", "Mmad",
-      "MmadWithSparse", "Fixpipe",       "SetFlag",      "WaitFlag",           "PipeBarrier",
-      "SyncAll",        "SetAtomicAdd",  "SetAtomicNone"};
+      "DataCopy",       "DataCopyNd2Nz", "LoadData",      "LoadDataWithSparse", "Mmad",
+      "MmadWithSparse", "Fixpipe",       "SetFlag",       "WaitFlag",           "PipeBarrier",
+      "SyncAll",        "SetAtomicAdd",  "SetAtomicNone", "LoadData3DV2"};
   CHECK(names == expected);
 }
 

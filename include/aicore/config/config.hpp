@@ -91,9 +91,9 @@ struct Issue {
 // Cycles the scalar unit spends on an instruction before it issues it (the parameter and
 // address set-up of its Ascend C call), by instruction kind.
 struct Scalar {
-  uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, mmad = 0,
-           mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0, sync_all = 0,
-           set_atomic = 0;
+  uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, load_data_3dv2 = 0,
+           mmad = 0, mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0,
+           sync_all = 0, set_atomic = 0;
 };
 
 // The race checker's one hardware fact (docs/checking.md).

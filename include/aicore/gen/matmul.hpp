@@ -9,8 +9,8 @@
 //      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
 // Per output block (m-blocks outer, n-blocks inner) and K step of base_k:
 //   MTE2  DataCopyNd2Nz of the A tile and of the B tile into an L1 slot (ND -> NZ)
-//   MTE1  LoadData of A into an L0A slot (NZ -> Zz) and of B into an L0B slot (nt: as it is, one
-//         LoadData; nd: each 16 x 16 fractal transposed)
+//   MTE1  LoadData of A into an L0A slot (NZ -> Zz; with load3d_a one LoadData3DV2) and of B into an
+//         L0B slot (nt: as it is, one LoadData; nd: each 16 x 16 fractal transposed)
 //   M     one Mmad accumulating in L0C over the K steps (cmatrixInitVal on the first)
 // and per block one Fixpipe L0C -> GM. L1 and L0A/L0B are double-buffered (or single, on request);
 // L0C is double-buffered when two blocks fit in it. With unit_flag (the Matmul NORM template's
@@ -52,6 +52,9 @@ struct MatmulOptions {
   // L2 splitting: C's rows are cut into l2_rounds rounds, each split over the cores like the whole,
   // so that what the cores read in one round fits L2 (best-practice Case 6). 1 = no rounds.
   uint32_t l2_rounds = 1;
+  // A L1 -> L0A by one LoadData3DV2 (Load3Dv2, the A tile read as a 1-row feature map) per K step,
+  // as the Matmul NORM template does, instead of one LoadData 2D per fractal row or column.
+  bool load3d_a = false;
 };
 
 struct MatmulPlan {

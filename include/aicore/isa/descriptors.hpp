@@ -262,6 +262,44 @@ struct Descriptor<SetAtomicNone> {
   static constexpr auto fields = std::make_tuple();
 };
 
+template <>
+struct Descriptor<LoadData3DV2> {
+  using T = LoadData3DV2;
+  static constexpr InstructionFacts facts =
+      runs_on("LoadData3DV2", Pipe::MTE1,
+              "L1 -> L0A/L0B image-to-column (Load3Dv2) of an NC1HWC0 feature map");
+  static constexpr auto fields = std::make_tuple(
+      AICORE_REQUIRED(T, dst, "destination in L0A (zZ) or L0B (b16 only, each fractal transposed), byte offset",
+                      in(kL0A | kL0B)),
+      AICORE_REQUIRED(T, src, "feature map in L1 (NC1HWC0, C0 = 32 bytes of elements), byte offset", in(kL1)),
+      AICORE_OPTIONAL(T, dtype, "element type (C0 = 32 / its size)"),
+      AICORE_OPTIONAL(T, padLeft, "padList[0]: columns of padValue left of the map", not_in_params()),
+      AICORE_OPTIONAL(T, padRight, "padList[1]: columns of padValue right of the map", not_in_params()),
+      AICORE_OPTIONAL(T, padTop, "padList[2]: rows of padValue above the map", not_in_params()),
+      AICORE_OPTIONAL(T, padBottom, "padList[3]: rows of padValue below the map", not_in_params()),
+      AICORE_REQUIRED(T, l1H, "feature map height, in elements (0 = nothing)", at_most(32767)),
+      AICORE_REQUIRED(T, l1W, "feature map width, in elements (0 = nothing)", at_most(32767)),
+      AICORE_REQUIRED(T, channelSize, "channels C of the map, a multiple of C0 (0 = nothing)"),
+      AICORE_REQUIRED(T, kExtension, "columns of the im2col matrix written, a multiple of C0 (0 = nothing)"),
+      AICORE_REQUIRED(T, mExtension,
+                      "rows of the im2col matrix written; a multiple of 16 unless it reaches the last row "
+                      "(0 = nothing)"),
+      AICORE_OPTIONAL(T, kStartPt, "first column of the window, a multiple of C0"),
+      AICORE_OPTIONAL(T, mStartPt, "first row of the window", at_most(32767)),
+      AICORE_OPTIONAL(T, strideW, "filter step along W, 1..63", at_most(63)),
+      AICORE_OPTIONAL(T, strideH, "filter step along H, 1..63", at_most(63)),
+      AICORE_OPTIONAL(T, filterW, "filter width (+256 with filterSizeW; 0 and no filterSizeW = nothing)"),
+      AICORE_OPTIONAL(T, filterH, "filter height (+256 with filterSizeH; 0 and no filterSizeH = nothing)"),
+      AICORE_OPTIONAL(T, dilationFilterW, "filter dilation along W, 1..255"),
+      AICORE_OPTIONAL(T, dilationFilterH, "filter dilation along H, 1..255"),
+      AICORE_OPTIONAL(T, enTranspose, "L0A: write the window transposed (half/bf16 only); L0B: ignored"),
+      AICORE_OPTIONAL(T, enSmallK, "small-K fractals; not supported by arch 2201 (refused)"),
+      AICORE_OPTIONAL(T, padValue, "padding element, as the bits of one dtype element", not_in_params()),
+      AICORE_OPTIONAL(T, filterSizeW, "add 256 to filterW"),
+      AICORE_OPTIONAL(T, filterSizeH, "add 256 to filterH"),
+      AICORE_OPTIONAL(T, fMatrixCtrl, "take the map from the right FMATRIX register; not modelled (refused)"));
+};
+
 // clang-format on
 
 // ---- walking it ------------------------------------------------------------------------------
@@ -319,13 +357,14 @@ void for_each_operand(const Op& op, F&& f) {
 // name of `params` (an Ascend C parameter struct, include/ascendc/detail/params.hpp).
 template <class T, class P>
 void fill_from_params(T& op, const P& params) {
-  for_each_field<T>([&](const auto& field) {
+  for_each_field_index<T>([&](auto i) {
+    constexpr const auto& field = field_at<T, decltype(i)::value>;
     using F = std::decay_t<decltype(field)>;
     using V = typename F::Value;
-    // dtypes and the quantisation mode are enumerations the intrinsic maps itself.
+    // dtypes and the quantisation mode are enumerations the intrinsic maps itself; a not_in_params
+    // field is the intrinsic's too (decided at compile time: the struct need not have the member).
     if constexpr (ValueTraits<V>::scalar && ValueTraits<V>::type != FieldType::DType &&
-                  ValueTraits<V>::type != FieldType::Quant) {
-      if (!field.facts.in_params) return;
+                  ValueTraits<V>::type != FieldType::Quant && field.facts.in_params) {
       using Read = decltype(field.params);
       if constexpr (std::is_invocable_v<const Read&, const P&>) {
         using PV = std::decay_t<std::invoke_result_t<const Read&, const P&>>;

@@ -43,6 +43,24 @@ struct LoadDataWithSparse {  // MTE1, L1 -> L0B (weights) + index buffer (indexe
   uint8_t sid = 0, addrMode = 0;
 };
 
+// Load3Dv2 (Ascend C LoadData with LoadData3DParamsV2): MTE1, L1 -> L0A/L0B image-to-column. The
+// feature map in L1 is NC1HWC0 (N = 1, C0 = 32 bytes of elements); the instruction writes the
+// window [mStartPt, +mExtension) x [kStartPt, +kExtension) of its im2col matrix (docs/semantics.md,
+// "LoadData3DV2"). Members named, typed and defaulted as LoadData3DParamsV2's, except padList (four
+// members here) and padValue (the element's bits here; the intrinsic converts).
+struct LoadData3DV2 {
+  Addr dst, src;
+  DType dtype = DType::Half;
+  uint8_t padLeft = 0, padRight = 0, padTop = 0, padBottom = 0;  // padList[0..3]
+  uint16_t l1H = 0, l1W = 0, channelSize = 0;
+  uint16_t kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
+  uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1;
+  uint8_t dilationFilterW = 1, dilationFilterH = 1;
+  bool enTranspose = false, enSmallK = false;
+  uint32_t padValue = 0;  // the bits of one element of dtype
+  bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
+};
+
 // unitFlag of Mmad and Fixpipe (MmadParams / FixpipeParamsV220): 0 off; 2 on, the unit flags of
 // the L0C cells stay as they are after the instruction; 3 on, they flip (a Mmad hands its cells to
 // Fixpipe, a Fixpipe hands them back). docs/semantics.md, "unitFlag".
@@ -117,7 +135,7 @@ struct SetAtomicNone {  // later Fixpipes overwrite GM again
 };
 
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
-                        SetFlag, WaitFlag, PipeBarrier, SyncAll, SetAtomicAdd, SetAtomicNone>;
+                        SetFlag, WaitFlag, PipeBarrier, SyncAll, SetAtomicAdd, SetAtomicNone, LoadData3DV2>;
 // The instructions that move no bytes: flags, barriers, SyncAll and the atomic mode.
 bool is_sync(const Op& op);
 

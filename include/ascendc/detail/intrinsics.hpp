@@ -1,5 +1,5 @@
 // The Cube intrinsics of arch 2201: DataCopy GM -> L1 (DataCopyParams, element count, Nd2NzParams),
-// LoadData 2D (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
+// LoadData 2D and Load3Dv2 (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
 // (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
 // (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
 // records one instruction at the caller's line. The operands and element types come from the
@@ -8,6 +8,7 @@
 // unsupported.hpp.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -131,6 +132,35 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
   op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
   op.dtype = sizeof(T) == 1 ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
+  aicore::isa::fill_from_params(op, params);
+  aicore::frontend::issue(op, site, api);
+}
+
+// Load3Dv2: image to column of an NC1HWC0 feature map in L1 into L0A (A2) or L0B (B2), one
+// instruction (docs/semantics.md, "LoadData3DV2"). padList and padValue are set here, the other
+// members by name; only the default IsResetLoad3dConfig (the call sets the registers) is modelled.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
+          typename U = T, typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& params,
+              CallSite site = CallSite::here()) {
+  static_assert(defaultConfig.isSetFMatrix && defaultConfig.isSetPadding,
+                "LoadData (Load3Dv2): an IsResetLoad3dConfig that leaves the FMATRIX or padding registers to "
+                "SetFmatrix / SetLoadDataPaddingValue is not supported yet by aicore-sim");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                "LoadData (Load3Dv2) takes 1-, 2- or 4-byte elements");
+  const char* api = "LoadData (Load3Dv2)";
+  aicore::isa::LoadData3DV2 op;
+  op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
+  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+  op.dtype = detail::dtype_of<T>();
+  op.padLeft = params.padList[0];
+  op.padRight = params.padList[1];
+  op.padTop = params.padList[2];
+  op.padBottom = params.padList[3];
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &params.padValue, sizeof(T));  // the element as it is stored in L1
+  op.padValue = 0;
+  for (size_t b = 0; b < sizeof(T); ++b) op.padValue |= uint32_t{bytes[b]} << (8 * b);
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }

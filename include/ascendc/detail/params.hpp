@@ -93,16 +93,76 @@ struct LoadData2dTransposeParams {
   uint8_t addrMode = 0;
 };
 
+// Load3Dv2 (LoadData with LoadData3DParamsV2): the documented fields and constructors; padList is
+// {left, right, top, bottom}.
+constexpr int32_t PAD_SIZE = 4;
 template <typename T>
 struct LoadData3DParamsV2 {
   LoadData3DParamsV2() {}
-  uint8_t padList[4] = {0};
+  LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                     const uint16_t channelSizeIn, const uint16_t kExtensionIn, const uint16_t mExtensionIn,
+                     const uint16_t kStartPtIn, const uint16_t mStartPtIn, const uint8_t strideWIn,
+                     const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
+                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                     const bool enTransposeIn, const bool enSmallKIn, const T padValueIn)
+      : l1H(l1HIn),
+        l1W(l1WIn),
+        channelSize(channelSizeIn),
+        kExtension(kExtensionIn),
+        mExtension(mExtensionIn),
+        kStartPt(kStartPtIn),
+        mStartPt(mStartPtIn),
+        strideW(strideWIn),
+        strideH(strideHIn),
+        filterW(filterWIn),
+        filterH(filterHIn),
+        dilationFilterW(dilationFilterWIn),
+        dilationFilterH(dilationFilterHIn),
+        enTranspose(enTransposeIn),
+        enSmallK(enSmallKIn),
+        padValue(padValueIn) {
+    for (int32_t i = 0; i < PAD_SIZE; ++i) padList[i] = padListIn[i];
+  }
+  LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                     const uint16_t channelSizeIn, const uint16_t kExtensionIn, const uint16_t mExtensionIn,
+                     const uint16_t kStartPtIn, const uint16_t mStartPtIn, const uint8_t strideWIn,
+                     const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
+                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                     const bool enTransposeIn, const bool enSmallKIn, const T padValueIn,
+                     const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn)
+      : LoadData3DParamsV2(padListIn, l1HIn, l1WIn, channelSizeIn, kExtensionIn, mExtensionIn, kStartPtIn,
+                           mStartPtIn, strideWIn, strideHIn, filterWIn, filterHIn, dilationFilterWIn,
+                           dilationFilterHIn, enTransposeIn, enSmallKIn, padValueIn) {
+    filterSizeW = filterSizeWIn;
+    filterSizeH = filterSizeHIn;
+    fMatrixCtrl = fMatrixCtrlIn;
+  }
+  uint8_t padList[PAD_SIZE] = {0};
   uint16_t l1H = 0, l1W = 0, channelSize = 0, kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
   uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationFilterW = 1, dilationFilterH = 1;
   bool enTranspose = false, enSmallK = false;
   T padValue = 0;
   bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
 };
+
+// Load3Dv2Pro: the same instruction with its fields packed; the map comes from the FMATRIX register
+// (SetFmatrix), which aicore-sim does not model (the LoadData overload taking it is in unsupported.hpp).
+struct LoadData3DParamsV2Pro {
+  LoadData3DParamsV2Pro() {}
+  uint16_t channelSize = 0;
+  bool enTranspose = false, enSmallK = false, filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
+  uint64_t extConfig = 0;  // mStartPt << 48 | kStartPt << 32 | mExtension << 16 | kExtension
+  uint64_t filterConfig =
+      0x10101010101;  // dilationFilterH << 40 | dilationFilterW << 32 | filterH << 24 | ...
+};
+
+// Whether a Load3D call sets the feature-map (FMATRIX) and padding registers itself (the default)
+// or leaves them to SetFmatrix / SetLoadDataPaddingValue; aicore-sim models only the default.
+struct IsResetLoad3dConfig {
+  bool isSetFMatrix = true;
+  bool isSetPadding = true;
+};
+constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
 
 struct MmadParams {
   MmadParams() {}

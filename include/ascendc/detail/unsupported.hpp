@@ -34,11 +34,12 @@ void LoadData(const LocalTensor<T>&, const GlobalTensor<T>&, const LoadData2DPar
   static_assert(detail::unsupported<T>::value,
                 "LoadData from GM (GM -> L0A/L0B/L1) is not supported yet by aicore-sim");
 }
-template <typename T, typename U>
-void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2<U>&,
+template <typename T>
+void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2Pro&,
               CallSite = CallSite::here()) {
   static_assert(detail::unsupported<T>::value,
-                "LoadData with LoadData3DParamsV2 (Load3Dv2, img2col) is not supported yet by aicore-sim");
+                "LoadData with LoadData3DParamsV2Pro (its map comes from SetFmatrix) is not supported yet by "
+                "aicore-sim: give the map in LoadData3DParamsV2");
 }
 template <typename T>
 void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&,

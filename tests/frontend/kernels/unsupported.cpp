@@ -5,6 +5,9 @@
 
 using namespace AscendC;
 
+// Load3Dv2 leaving the FMATRIX and padding registers to SetFmatrix / SetLoadDataPaddingValue.
+constexpr IsResetLoad3dConfig kKeepRegisters = {false, false};
+
 extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   GlobalTensor<half> gh;
   GlobalTensor<float> gf;
@@ -14,7 +17,8 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   LocalTensor<float> f0a(TPosition::A2, 0, 256), f0b(TPosition::B2, 0, 256), c(TPosition::CO1, 0, 256);
   LoadDataWithTranspose(l0a, l1, LoadData2dTransposeParams{});
   LoadData(l0a, gh, LoadData2DParams{});
-  LoadData(l0a, l1, LoadData3DParamsV2<half>{});
+  LoadData<half, kKeepRegisters>(l0a, l1, LoadData3DParamsV2<half>{});
+  LoadData(l0a, l1, LoadData3DParamsV2Pro{});
   DataCopy(gh, l1, DataCopyParams{});
   Fixpipe<float, float, CFG_NZ>(gf, c, FixpipeParamsV220{});
   Fixpipe(gh, l0a, FixpipeParamsV220{});

@@ -1,0 +1,57 @@
+#include "aicore/isa/load3d.hpp"
+
+#include "aicore/isa/check.hpp"
+
+namespace aicore::isa {
+
+namespace {
+// Output positions along one axis; 0 when the dilated filter does not fit the padded map.
+uint32_t outputs(uint32_t in, uint32_t pad_a, uint32_t pad_b, uint32_t filter, uint32_t dilation,
+                 uint32_t stride) {
+  const uint64_t span = uint64_t{dilation} * (filter - 1) + 1;
+  const uint64_t padded = uint64_t{in} + pad_a + pad_b;
+  if (padded < span || stride == 0) return 0;
+  return static_cast<uint32_t>((padded - span) / stride + 1);
+}
+}  // namespace
+
+Load3DShape load3d_shape(const LoadData3DV2& op) {
+  Load3DShape s;
+  s.size = size_of(op.dtype);
+  s.c0 = 32 / s.size;
+  s.hk = op.filterH + (op.filterSizeH ? 256u : 0u);
+  s.wk = op.filterW + (op.filterSizeW ? 256u : 0u);
+  s.noop = op.l1H == 0 || op.l1W == 0 || op.channelSize == 0 || op.kExtension == 0 || op.mExtension == 0 ||
+           s.hk == 0 || s.wk == 0;
+  if (s.noop) return s;
+  s.c1 = static_cast<uint32_t>(ceil_div(op.channelSize, s.c0));
+  s.ho = outputs(op.l1H, op.padTop, op.padBottom, s.hk, op.dilationFilterH, op.strideH);
+  s.wo = outputs(op.l1W, op.padLeft, op.padRight, s.wk, op.dilationFilterW, op.strideW);
+  s.rows = uint64_t{s.ho} * s.wo;
+  s.cols = uint64_t{s.c1} * s.hk * s.wk * s.c0;
+  s.map_bytes = uint64_t{s.c1} * op.l1H * op.l1W * 32;
+  s.m1 = ceil_div(op.mExtension, 16);
+  s.k1 = ceil_div(op.kExtension, s.c0);
+  s.dst_bytes = s.m1 * s.k1 * kFractalBytes;
+  return s;
+}
+
+int64_t load3d_source_group(const LoadData3DV2& op, const Load3DShape& s, uint64_t m, uint64_t k) {
+  const uint64_t oh = m / s.wo, ow = m % s.wo;
+  const uint64_t g = k / s.c0;  // (c1 * Hk + kh) * Wk + kw
+  const uint64_t kw = g % s.wk, kh = (g / s.wk) % s.hk, c1 = g / (uint64_t{s.wk} * s.hk);
+  const int64_t h = static_cast<int64_t>(oh * op.strideH + kh * op.dilationFilterH) - op.padTop;
+  const int64_t w = static_cast<int64_t>(ow * op.strideW + kw * op.dilationFilterW) - op.padLeft;
+  if (h < 0 || w < 0 || h >= op.l1H || w >= op.l1W) return -1;
+  return ((static_cast<int64_t>(c1) * op.l1H + h) * op.l1W + w) * 32;
+}
+
+uint64_t load3d_dest(const LoadData3DV2& op, const Load3DShape& s, uint64_t i, uint64_t j) {
+  if (op.dst.space == Space::L0B)  // b16: fractal (i / 16, j / 16) of the window, transposed inside
+    return ((i / 16) * s.k1 + j / 16) * kFractalBytes + ((j % 16) * 16 + i % 16) * 2;
+  if (op.enTranspose)  // b16: the transposed window (kExtension x mExtension) in zZ
+    return ((j / 16) * s.m1 + i / 16) * kFractalBytes + ((j % 16) * 16 + i % 16) * 2;
+  return ((i / 16) * s.k1 + j / s.c0) * kFractalBytes + (i % 16) * 32 + (j % s.c0) * s.size;
+}
+
+}  // namespace aicore::isa
