@@ -90,6 +90,7 @@ int asc_cc_command(const std::vector<std::string>& given, std::ostream& err) {
   }
   std::vector<std::string> argv{kernel_compiler()};
   if (compile) {
+    argv.push_back("-O2");  // as `aicore-sim kernel`; the build type's flags come after and win
     const std::vector<std::string> f = kernel_compile_flags();
     argv.insert(argv.end(), f.begin(), f.end());
   }
