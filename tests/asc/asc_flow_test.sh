@@ -49,4 +49,16 @@ rc=$?
 set -e
 [ $rc != 0 ] || fail "CMAKE_ASC_RUN_MODE=fpga configured"
 grep -q "CMAKE_ASC_RUN_MODE=fpga: aicore-sim's ASC package takes sim, cpu or npu" cfgx.log || { cat cfgx.log >&2; fail "run-mode message"; }
+
+# The package copied away from its aicore-sim: find_package(ASC) fails, naming the missing binary.
+mkdir -p "$tmp/broken/lib/cmake"
+cp -r "$P/lib/cmake/ASC" "$tmp/broken/lib/cmake/"
+set +e
+"$cmake_cmd" -S "$src/tests/asc/project" -B bb -DCMAKE_PREFIX_PATH="$tmp/broken" \
+  -DASC_TEST_SOURCE="$src/tests/asc/int8_mmad.asc" >cfgb.log 2>&1
+rc=$?
+set -e
+[ $rc != 0 ] || fail "a package without its aicore-sim configured"
+tr -s ' \n' ' ' <cfgb.log | grep -q "aicore-sim's ASC package: $tmp/broken/bin/aicore-sim does not exist (install aicore-sim" \
+  || { cat cfgb.log >&2; fail "not-found message"; }
 echo "ok"
