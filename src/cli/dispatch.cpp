@@ -5,6 +5,7 @@
 #include "aicore/common/version.hpp"
 #include "aicore/gen/cli.hpp"
 #include "commands.hpp"
+#include "kernel_build.hpp"
 
 namespace aicore::cli {
 
@@ -69,6 +70,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   if (cmd == "densify") return gen::densify_main(rest, out, err, kProgram);
   if (cmd == "gen") return gen::gen_main(rest, out, err, kProgram);
   if (cmd == "sweep") return sweep_command(rest, out, err);
+  if (cmd == "asc-cc") return asc_cc_command(rest, err);  // the ASC CMake language's compiler
   if (cmd == "sweep-worker") return sweep_worker_command(rest, out, err);
   if (cmd == "diff") return diff_command(rest, out, err);
   if (cmd == "calibrate") return calibrate_command(rest, out, err);

@@ -25,6 +25,16 @@ std::vector<std::string> pick(const char* const (&build)[B], const char* const (
 }
 }  // namespace
 
+std::string kernel_compiler() {
+  return kKernelCompiler;
+}
+std::vector<std::string> kernel_compile_flags() {
+  return pick(kKernelFlags, kKernelFlagsInstalled);
+}
+std::vector<std::string> kernel_link_flags() {
+  return pick(kKernelLink, kKernelLinkInstalled);
+}
+
 std::vector<std::string> kernel_compile_command(const std::string& source, const std::string& output,
                                                 const std::vector<std::string>& user_flags) {
   std::vector<std::string> argv{kKernelCompiler, "-O2"};

@@ -133,7 +133,19 @@ std::optional<int> check_options(KernelArgs& k, std::ostream& err) {
 int build(const KernelArgs& k, const std::vector<std::string>& flags, const std::string& binary,
           std::ostream& err, Diagnostics& diag) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<std::string> argv = kernel_compile_command(k.file, binary, flags);
+  std::string source = k.file;
+  std::vector<std::string> extra;
+  if (fs::path(k.file).extension() == ".asc") {
+    // The <<<>>> launches translated, beside the binary; the .asc's own folder for its quoted includes.
+    source = binary + ".asc.cpp";
+    if (const std::string e = prepare_asc_source(k.file, source); !e.empty()) {
+      err << e << "\naicore-sim kernel: error: " << k.file << " did not compile\n";
+      return kExitBadInput;
+    }
+    extra = {"-iquote", fs::path(k.file).has_parent_path() ? fs::path(k.file).parent_path().string() : "."};
+  }
+  extra.insert(extra.end(), flags.begin(), flags.end());
+  const std::vector<std::string> argv = kernel_compile_command(source, binary, extra);
   if (k.launch.run.verbosity > 0) {
     std::string line;
     for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;

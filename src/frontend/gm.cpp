@@ -26,7 +26,7 @@ int64_t GmRegistry::find(const void* p) const {
   if (it == by_address.begin()) return -1;
   --it;
   const GmRegion& r = regions[it->second];
-  return a - it->first < r.bytes || (r.bytes == 0 && a == it->first) ? it->second : -1;
+  return a - it->first < r.bytes || (r.bytes == 0 && a == it->first) ? static_cast<int64_t>(it->second) : -1;
 }
 
 void* gm_alloc(size_t bytes, CallSite site) {

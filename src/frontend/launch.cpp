@@ -104,9 +104,9 @@ void set_kernel_mode(KernelMode m, CallSite site) {
 }
 
 void launch(const char* kernel, uint32_t blocks, const std::function<void()>& body,
-            const std::vector<const void*>& args, const char* arg_text, CallSite site) {
+            const std::vector<const void*>& args, const char* arg_text, CallSite site, const char* api) {
   const LaunchOptions& opt = launch_options();
-  const std::string at = std::string(site.file) + ":" + std::to_string(site.line) + ": error: ICPU_RUN_KF: ";
+  const std::string at = std::string(site.file) + ":" + std::to_string(site.line) + ": error: " + api + ": ";
   if (current_launch()) stop(3, at + "a launch inside a running kernel");
   if (blocks == 0) stop(2, at + "blockDim is 0");
   if (blocks > opt.config.chip.cores)

@@ -33,7 +33,9 @@ for f in /usr/bin/aicore-sim /usr/share/aicore-sim/configs/arch2201.yaml /usr/sh
          /usr/share/aicore-sim/tools/plot_sweep.py /usr/share/aicore-sim/tools/plot_common.py \
          /usr/share/aicore-sim/examples/ascendc/dense_mmad.cpp /usr/include/aicore-sim/ascendc/kernel_operator.h \
          /usr/lib/aicore-sim/libaicore_frontend.a /usr/lib/aicore-sim/libaicore_session.a \
-         /usr/share/doc/aicore-sim/README.md /usr/share/doc/aicore-sim/docs/cli.md; do
+         /usr/share/doc/aicore-sim/README.md /usr/share/doc/aicore-sim/docs/cli.md \
+         /usr/lib/cmake/ASC/ASCConfig.cmake /usr/lib/cmake/ASC/CMakeDetermineASCCompiler.cmake \
+         /usr/include/aicore-sim/ascendc/acl/acl.h; do
   grep -qx "$f" "$tmp/files" || fail "the package lacks $f"
 done
 if [ -n "$python" ]; then

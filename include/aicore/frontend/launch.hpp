@@ -28,7 +28,14 @@ void set_kernel_mode(KernelMode m, CallSite site);
 // call (tensor names in traces and reports). Errors end the program: exit status 2 for bad
 // options, 3 for a kernel error or a failed simulation.
 void launch(const char* kernel, uint32_t blocks, const std::function<void()>& body,
-            const std::vector<const void*>& args, const char* arg_text, CallSite site);
+            const std::vector<const void*>& args, const char* arg_text, CallSite site,
+            const char* api = "ICPU_RUN_KF");
+
+// Marks the program as an `.asc` one (aclInit or a <<<>>> launch, before the first launch): its
+// launches' outputs default to $AICORE_SIM_OUT, else aicore-sim-out beside the executable, with
+// timeline.json (launch_options.hpp).
+void set_asc_program();
+bool asc_program();
 
 // Variadic helper of ICPU_RUN_KF: every argument must be a pointer.
 template <class... A>

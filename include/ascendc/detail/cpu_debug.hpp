@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "aicore/frontend/asc_launch.hpp"
 #include "aicore/frontend/launch.hpp"
 
 enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 };

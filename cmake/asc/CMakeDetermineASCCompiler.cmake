@@ -1,0 +1,10 @@
+# The ASC language's compiler: `aicore-sim asc-cc` (ASCConfig.cmake names the executable).
+if(NOT AICORE_SIM_EXECUTABLE)
+  message(FATAL_ERROR "the ASC language needs find_package(ASC) first (aicore-sim's package), before project() or enable_language(ASC)")
+endif()
+set(CMAKE_ASC_COMPILER "${AICORE_SIM_EXECUTABLE}" CACHE FILEPATH "the ASC compiler driver (aicore-sim asc-cc)")
+set(CMAKE_ASC_COMPILER_ENV_VAR "ASC")
+set(CMAKE_ASC_COMPILER_ID "AicoreSim")
+find_program(CMAKE_ASC_AR NAMES ar)
+find_program(CMAKE_ASC_RANLIB NAMES ranlib)
+configure_file("${CMAKE_CURRENT_LIST_DIR}/CMakeASCCompiler.cmake.in" "${CMAKE_PLATFORM_INFO_DIR}/CMakeASCCompiler.cmake" @ONLY)
