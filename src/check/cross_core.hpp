@@ -37,9 +37,14 @@ class CrossCore {
     AccessRef first_write, first_atomic, first_read;
     uint8_t atomic_types = 0;  // bit per isa::DType added atomically
     uint8_t write_type = 0;    // isa::DType of first_write
+    // Bytes only read merge whatever instruction read them first: a core's reads of an input it
+    // never writes would otherwise keep a cell per instruction (memory growing with the kernel);
+    // a report then names the first reader of the merged range, one that read some of its bytes.
     bool same(const Cell& o) const {
+      const bool reads_only =
+          !first_write.valid() && !first_atomic.valid() && first_read.valid() && o.first_read.valid();
       return first_write.index == o.first_write.index && first_atomic.index == o.first_atomic.index &&
-             first_read.index == o.first_read.index && atomic_types == o.atomic_types;
+             (first_read.index == o.first_read.index || reads_only) && atomic_types == o.atomic_types;
     }
   };
   using Map = StridedMap<Cell>;    // a tile of rows is one cell

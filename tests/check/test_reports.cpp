@@ -326,6 +326,19 @@ TEST_CASE("two cores: GM bytes one writes and the other reads or writes race, di
   CHECK(rw.reports[0].hi == 1024);
   CHECK_THAT(rw.headlines()[0], Contains("cross-core data race (RW) on GM c [0x200, 0x400)"));
   CHECK(run2(writer, other_writer).reports.empty());
+  // Bytes only read merge across the instructions that read them (so a core's reads of an input
+  // keep a bounded map): two copies reading c's two halves are one RW race over both halves,
+  // naming the first of them (line 4, where the program starts).
+  const auto halves = checktest::parse(
+      kT + "DataCopy dst=L1:0 src=c blockLen=16\nDataCopy dst=L1:0x200 src=c+512 blockLen=16\n");
+  const auto rw2 = run2(writer, halves);
+  REQUIRE(rw2.count(ReportKind::CrossCoreRace) == 1);
+  CHECK(rw2.reports[0].lo == 0);
+  CHECK(rw2.reports[0].hi == 1024);
+  const auto& r = rw2.reports[0];
+  const check::InstrRef& read_by = r.at.core == 1 ? r.at : *r.other;
+  CHECK(read_by.core == 1);
+  CHECK(read_by.line == 4);
   check::Checker one(check::CheckOptions{});
   CHECK_THROWS_AS(one.issue(isa::CoreId{1}, writer[0]), std::out_of_range);
 }
