@@ -179,8 +179,12 @@ int gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
              const std::string& program) {
   if (is_matmul_request(args)) return matmul_gen_main(args, out, err, program);
   if (is_stream_request(args)) return stream_gen_main(args, out, err, program);
+  return run_guarded(err, program, [&] { return run(args, out, err, program); });
+}
+
+int run_guarded(std::ostream& err, const std::string& program, const std::function<int()>& body) {
   try {
-    return run(args, out, err, program);
+    return body();
   } catch (const InputError& e) {
     err << e.what() << "\n";
     if (e.loc().file == "gen") err << gen_usage(program);

@@ -80,15 +80,7 @@ bool is_stream_request(const std::vector<std::string>& args) {
 
 int stream_gen_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                     const std::string& program) {
-  try {
-    return run(args, out, program);
-  } catch (const InputError& e) {
-    err << e.what() << "\n";
-    if (e.loc().file == "gen") err << gen_usage(program);
-  } catch (const std::exception& e) {
-    err << "gen: error: " << e.what() << "\n";
-  }
-  return 2;
+  return run_guarded(err, program, [&] { return run(args, out, program); });
 }
 
 }  // namespace aicore::gen

@@ -3,6 +3,7 @@
 // `out`, diagnostics to `err`. Return value = process exit status: 0 success, 2 bad input
 // (command line, input file) or, for densify --strict, input that would lose data.
 #pragma once
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ int stream_gen_main(const std::vector<std::string>& args, std::ostream& out, std
 // [--strict]
 int densify_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                  const std::string& program = "aicore-gen");
+
+// Runs body(): an InputError is printed (then gen's usage, when the command line was wrong), any
+// other exception as "gen: error: ...", and the result is exit status 2.
+int run_guarded(std::ostream& err, const std::string& program, const std::function<int()>& body);
 
 // Synopsis (the command line after the program name) and one-line summary of each command, for
 // the help texts of every front end; the usage text (--help, and after a command-line error).
