@@ -15,3 +15,4 @@
 #include "ascendc/detail/system.hpp"
 #include "ascendc/detail/tensor.hpp"
 #include "ascendc/detail/unsupported.hpp"
+#include "ascendc/detail/utils.hpp"

@@ -29,6 +29,6 @@ TEST_CASE("the APIs the examples do not use behave as documented", "[api]") {
       line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/api.cpp", "// expect: bias_c2");
   CHECK(r.status == 3);
   CHECK(r.err.find("api.cpp:" + std::to_string(line) +
-                   ": error: LocalTensor(TPosition, addr, tileSize): the bias "
-                   "table (position C2) is not modelled yet") != std::string::npos);
+                   ": error: Mmad (bias): a bias in the bias table (C2) is not modelled yet") !=
+        std::string::npos);
 }
