@@ -20,6 +20,10 @@ GmRegistry& gm_registry() {
   return r;
 }
 
+GmRegistry::~GmRegistry() {
+  for (const auto& [address, id] : by_address) std::free(regions[id].data);
+}
+
 int64_t GmRegistry::find(const void* p) const {
   const auto a = reinterpret_cast<uintptr_t>(p);
   auto it = by_address.upper_bound(a);

@@ -25,6 +25,12 @@ struct GmRegion {
 };
 
 struct GmRegistry {
+  GmRegistry() = default;
+  GmRegistry(const GmRegistry&) = delete;
+  GmRegistry& operator=(const GmRegistry&) = delete;
+  // The buffers a program never freed go with it, as a device's memory goes at aclrtResetDevice /
+  // process end (and a leak checker sees no leak the program could not have avoided).
+  ~GmRegistry();
   std::vector<GmRegion> regions;
   std::map<uintptr_t, uint32_t> by_address;  // live regions by start address
   // The live region holding [p, p+1), or -1.
