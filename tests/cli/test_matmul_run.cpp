@@ -155,4 +155,7 @@ TEST_CASE("gen --stream: a streaming kernel read twice hits L2 on exactly its se
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--tile must be RxC (tile rows x tile columns, e.g. 64x256), not '32'") !=
         std::string::npos);
+  const auto no_out = harness::run("gen --stream --m 128 --n 256");
+  CHECK(no_out.status == 2);
+  CHECK(no_out.err.find("gen: error: --out DIR is required") != std::string::npos);
 }

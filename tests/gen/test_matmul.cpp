@@ -447,6 +447,15 @@ TEST_CASE("matmul: packet and ring errors name the options and the limits", "[ge
         "flag id: at most 6 ids (0-5) are free");
 }
 
+TEST_CASE("matmul: a packet step or an L2 round count of 0 is refused", "[gen][matmul][mdl]") {
+  CHECK(err_of([] { plan(128, 512, 256, isa::DType::Half, BLayout::NT, packets(0, 0, 1, 0)); }) ==
+        "gen: error: --step-ka must be in 1..255");
+  gen::MatmulOptions o;
+  o.l2_rounds = 0;
+  CHECK(err_of([&] { plan(128, 512, 256, isa::DType::Half, BLayout::NT, o); }) ==
+        "gen: error: --l2-rounds must be at least 1");
+}
+
 TEST_CASE("matmul: L2 rounds cut C's rows, each round split over the cores like the whole",
           "[gen][matmul][cores]") {
   gen::MatmulShape s;

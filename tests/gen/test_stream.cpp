@@ -85,6 +85,11 @@ TEST_CASE("stream: errors name the option and the limit", "[gen][stream]") {
         "gen: error: slice 0 has 4 tiles for 5 cores: every core needs at least one; use smaller tiles or "
         "fewer "
         "slices");
+  CHECK(err_of({0, 64, 16, 32, 1, 1, 1}) ==
+        "gen: error: --m and --n (the matrix's rows and columns) are required");
+  CHECK(err_of({32, 70000, 16, 32, 1, 1, 1}) ==
+        "gen: error: --n is limited to 65535 (DataCopyNd2Nz srcDValue is 16 bits)");
+  CHECK(err_of({32, 64, 16, 32, 1, 0, 1}) == "gen: error: --rounds must be at least 1");
   CHECK(err_of({32, 64, 16, 32, 1, 1, 3}) ==
         "gen: error: --slices must be in 1..2 (whole tile columns per slice)");
 }
