@@ -54,6 +54,13 @@ std::vector<Param> make_table() {
       {"chip.l2.same_address_penalty", "ratio",
        "a read is 1 + this x (share of its lines another core is reading meanwhile) times slower",
        AICORE_FIELD(chip.l2.same_address_penalty), 0, 100, 0},
+      {"chip.l2.unaligned_granule_bytes", "bytes",
+       "a GM read range whose start is not a multiple of this is unaligned (chip.l2.unaligned_read_cost)",
+       AICORE_FIELD(chip.l2.unaligned_granule_bytes), 1, 65536, 0},
+      {"chip.l2.unaligned_read_cost", "ratio",
+       "an unaligned read range takes this many times its first line's bytes (up to chip.l2.line_bytes) "
+       "of the L2 and HBM bandwidth (1 = no penalty)",
+       AICORE_FIELD(chip.l2.unaligned_read_cost), 1, 16, 0},
       {"chip.hbm.bytes", "bytes", "HBM capacity: the GM tensors of a kernel must fit",
        AICORE_FIELD(chip.hbm.bytes), 1, 1024 * kGiB, 0},
       {"chip.hbm.bytes_per_cycle", "B/cycle",

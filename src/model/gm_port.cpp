@@ -1,5 +1,7 @@
 #include "aicore/model/gm_port.hpp"
 
+#include <algorithm>
+
 #include "aicore/model/clock.hpp"
 
 namespace aicore::model {
@@ -11,6 +13,16 @@ std::vector<double> capacities(const config::ChipConfig& chip, double port, uint
   c.push_back(chip.l2_read_capacity());
   c.push_back(chip.l2_write_capacity());
   return c;
+}
+
+// The L2 and HBM weight of an unaligned read: each range starting off the granule costs its first
+// line's bytes unaligned_read_cost times (a long run pays once, a row of a tile every time).
+double unaligned_weight(const config::L2& l2, const GmRequest& rq, uint64_t base) {
+  if (rq.write || !rq.ranges || l2.unaligned_read_cost == 1.0) return 1.0;
+  uint64_t extra = 0;
+  for (const isa::ByteRange& r : *rq.ranges)
+    if ((base + r.begin) % l2.unaligned_granule_bytes) extra += std::min<uint64_t>(r.size(), l2.line_bytes);
+  return 1.0 + (l2.unaligned_read_cost - 1.0) * static_cast<double>(extra) / static_cast<double>(rq.bytes);
 }
 }  // namespace
 
@@ -42,10 +54,11 @@ uint64_t GmPort::transfer(isa::CoreId core, const GmRequest& rq, L2Outcome& foun
   const double bytes = static_cast<double>(rq.bytes);
   FluidShare::Use uses[3];
   size_t n = 0;
+  const double unaligned = unaligned_weight(chip_.l2, rq, base);
   uses[n++] = {core.value, 1.0};
   uses[n++] = {rq.write ? l2_write_ : l2_read_,
-               rq.write || !rq.nd2nz ? 1.0 : 1.0 / chip_.l2.nd2nz_read_share};
-  if (o.hbm_bytes()) uses[n++] = {hbm_, static_cast<double>(o.hbm_bytes()) / bytes};
+               unaligned * (rq.write || !rq.nd2nz ? 1.0 : 1.0 / chip_.l2.nd2nz_read_share)};
+  if (o.hbm_bytes()) uses[n++] = {hbm_, unaligned * static_cast<double>(o.hbm_bytes()) / bytes};
   double cap = bytes / static_cast<double>(rq.lone_cycles);
   if (o.shared)  // reads of lines other cores read meanwhile are served one after the other
     cap /= 1.0 + chip_.l2.same_address_penalty * static_cast<double>(o.shared) / static_cast<double>(o.lines);

@@ -261,3 +261,46 @@ TEST_CASE("l2 cli: full and --timing-only runs keep the same L2 books", "[cli][l
   CHECK(a["cycles"] == b["cycles"]);
   CHECK(a["chip"]["l2"]["read_misses"].get<uint64_t>() > 0);
 }
+
+TEST_CASE(
+    "l2 cli: a read row starting off the granule takes unaligned_read_cost times its bytes of the L2 and HBM",
+    "[cli][l2]") {
+  // 64 rows of 256 int8 (16 KiB) 512 bytes apart: 64 runs of 256 B, each within one 512 B line.
+  // From byte 16 every row starts off the 32 B granule, so each byte counts the cost times.
+  const std::string rows =
+      "DataCopyNd2Nz dst=L1:0 src=T+16 nValue=64 dValue=256 srcDValue=512 dstNzC0Stride=64";
+  auto traces = [](const std::string& op) {
+    std::vector<std::string> t;
+    for (int c = 0; c < 4; ++c) {
+      std::string line = op;
+      const std::string name = "x" + std::to_string(c);
+      line.replace(line.find("src=T"), 5, "src=" + name);
+      t.push_back(".gm " + name + " size=32768\n" + line + "\n");
+    }
+    return t;
+  };
+  const std::string odd = traces(rows).front();
+  const std::string rd =
+      kNoHbm + "--set chip.l2.read_bytes_per_cycle=1200 --set chip.l2.read_bytes_per_cycle_per_core=1e6 ";
+  const uint64_t alone = run({odd}, rd + "--set chip.l2.unaligned_read_cost=4").end(0, 0);
+  CHECK(alone == run({odd}, rd).end(0, 0));  // one core never reaches the shared rates here
+  // Four copies at 16384 / alone B/cycle each need 4 x 16384 / alone x cost <= 1200.
+  const double lone_rate = 16384.0 / static_cast<double>(alone);
+  const double edge = 1200.0 / (4 * lone_rate);
+  auto cost = [&](double c) {
+    return four_core_copy(rd + "--set chip.l2.unaligned_read_cost=" + std::to_string(c), traces(rows));
+  };
+  CHECK(cost(edge - 0.001) == alone);
+  CHECK(cost(edge + 0.001) == alone + 1);
+  // Aligned to the granule (byte 32), or the granule lowered to 16: no penalty at any cost.
+  std::string aligned = rows;
+  aligned.replace(aligned.find("T+16"), 4, "T+32");
+  CHECK(four_core_copy(rd + "--set chip.l2.unaligned_read_cost=4", traces(aligned)) == alone);
+  CHECK(four_core_copy(rd + "--set chip.l2.unaligned_read_cost=4 --set chip.l2.unaligned_granule_bytes=16",
+                       traces(rows)) == alone);
+  // The HBM pays it too: cold misses at 1200 B/cycle of HBM and no L2 limit.
+  const std::string hbm =
+      kNoL2Read + "--set chip.hbm.bytes_per_cycle_per_core=1e6 --set chip.hbm.bytes_per_cycle=1200 ";
+  CHECK(four_core_copy(hbm + "--set chip.l2.unaligned_read_cost=4", traces(rows)) > alone);
+  CHECK(four_core_copy(hbm + "--set chip.l2.unaligned_read_cost=1", traces(rows)) == alone);
+}

@@ -110,6 +110,8 @@ chip:
     write_bytes_per_cycle_per_core: 90
     nd2nz_read_share: 0.5
     same_address_penalty: 0.25
+    unaligned_granule_bytes: 32
+    unaligned_read_cost: 1.5
   hbm:
     bytes: 1073741824
     bytes_per_cycle: 500

@@ -482,12 +482,20 @@ class Machine {
       const double port = std::min(cost.gm_rate, cfg_.gm.shared_bytes_per_cycle);
       const uint64_t lone = cost.fixed + std::max(cost.occupancy - cost.fixed,
                                                   static_cast<uint64_t>(std::ceil(cost.gm_bytes / port)));
-      const PlainL2::Found f = l2_.access(gm_ranges(op, bases_), write, s.core, t, t + lone);
+      const Ranges runs = gm_ranges(op, bases_);
+      const PlainL2::Found f = l2_.access(runs, write, s.core, t, t + lone);
       const double bytes = static_cast<double>(cost.gm_bytes);
       const bool nd2nz = std::holds_alternative<isa::DataCopyNd2Nz>(op);
+      // A read run starting off the granule: its first line's bytes count unaligned_read_cost times.
+      double extra = 0;
+      if (!write)
+        for (const auto& [from, to] : runs)
+          if (from % l2.unaligned_granule_bytes != 0)
+            extra += static_cast<double>(std::min<uint64_t>(to - from, l2.line_bytes));
+      const double odd = 1.0 + (l2.unaligned_read_cost - 1.0) * extra / bytes;
       std::vector<model::FluidShare::Use> uses = {{static_cast<uint32_t>(s.core), 1.0}};
-      uses.push_back({write ? n + 2 : n + 1, nd2nz ? 1.0 / l2.nd2nz_read_share : 1.0});
-      if (f.hbm_bytes) uses.push_back({n, static_cast<double>(f.hbm_bytes) / bytes});
+      uses.push_back({write ? n + 2 : n + 1, odd * (nd2nz ? 1.0 / l2.nd2nz_read_share : 1.0)});
+      if (f.hbm_bytes) uses.push_back({n, odd * static_cast<double>(f.hbm_bytes) / bytes});
       double cap = bytes / static_cast<double>(lone);  // its lone rate, fixed cycles included
       if (f.shared)
         cap /= 1.0 + l2.same_address_penalty * static_cast<double>(f.shared) / static_cast<double>(f.lines);

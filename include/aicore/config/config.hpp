@@ -130,6 +130,10 @@ struct L2 {
   double nd2nz_read_share = 0;
   // A read is this much slower per share of its lines another core reads at the same moment.
   double same_address_penalty = 0;
+  // A read range (a row, or a run of adjacent rows) that starts off unaligned_granule_bytes costs
+  // the L2 and HBM unaligned_read_cost times the bytes of its first line (up to line_bytes).
+  uint32_t unaligned_granule_bytes = 0;
+  double unaligned_read_cost = 0;
 };
 
 struct Hbm {
