@@ -2,9 +2,11 @@
 # Reproduces the calibration of the atlas-a2 preset (docs/validation.md):
 #  1. the held-out check: fit to the training rows only (calibration/fitted-train-atlas-a2.yaml), predict
 #     the check rows and the held-out kernel; docs/validation.png is drawn from this fit;
-#  2. the preset values: the same fit to every row, written to calibration/fitted-atlas-a2.yaml.
+#  2. the preset values: the same fit to every row, written to calibration/fitted-atlas-a2.yaml;
+#  3. the chip key fitted at chip scale (chip.l2.unaligned_read_cost, 24-core streaming rows), written to
+#     calibration/fitted-chip-atlas-a2.yaml.
 # The values in configs/arch2201.yaml (the base of every SoC preset, atlas-a2 and atlas-a3 included)
-# are those of step 2, each citing its rows.
+# are those of steps 2 and 3, each citing its rows.
 # AICORE_BUILD_DIR picks the build directory (default build/release); -j 2 unless JOBS says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,3 +24,6 @@ rm -f docs/validation.csv
 echo "== 2. preset values: fitted to every row of the A2 data"
 "$SIM" calibrate calibration/measured-910b1.csv calibration/kernels-a2.csv --rows all \
   --config calibration/start-atlas-a2.yaml --fit "$KEYS" -j "${JOBS:-2}" -o calibration/fitted-atlas-a2.yaml
+echo "== 3. chip keys: fitted to the 24-core memory-streaming rows (the unaligned row)"
+"$SIM" calibrate calibration/memory-a2-24core.csv --rows all --config atlas-a2 \
+  --fit chip.l2.unaligned_read_cost -j "${JOBS:-2}" -o calibration/fitted-chip-atlas-a2.yaml

@@ -54,6 +54,8 @@ bool search_range(const std::string& key, Range& r) {
     r = {1, 256};
   else if (starts_with(key, "scalar."))
     r = {0, 2000};
+  else if (ends_with(key, "unaligned_cost") || ends_with(key, "unaligned_read_cost"))
+    r = {1, 8};  // factors on the bytes of an unaligned row
   else
     return false;
   return true;
