@@ -182,6 +182,10 @@ class CoreChecker {
   void uninit(const Access& b, const isa::OperandAccess& o, uint64_t lo, uint64_t hi,
               const AccessRef& origin);
   void type_confusion(const Access& b, const AccessRef& writer, uint8_t written, uint64_t lo, uint64_t hi);
+  // An unordered same-pipe WAW of two identical copies whose sources nothing wrote in between: the
+  // bytes are the same whatever the order, so a warning, not a race (diagnose.cpp).
+  bool repeats(const AccessRef& a, const Access& b) const;
+  void duplicate(const Access& b, const AccessRef& a, const isa::OperandAccess& o, uint64_t lo, uint64_t hi);
   void interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi, uint16_t fractals,
                           uint8_t hazard);
   void resolve_watches(const isa::WaitFlag& w, const AccessRef& wait, const AccessRef& set);
@@ -227,6 +231,14 @@ class CoreChecker {
   std::array<Buffer, isa::kSpaceCount> onchip_;
   std::vector<GmBuffer> gm_;  // per GM tensor
   FootprintCache footprints_;
+  // The last memory instructions by index (mod 256): their hash_op and the count of writes into the
+  // spaces they read, as it was when they ran (repeats()).
+  struct Recent {
+    uint64_t index_plus1 = 0, hash = 0, source_writes = 0;
+  };
+  std::array<Recent, 256> recent_{};
+  uint64_t hash_ = 0, source_writes_ = 0;                  // of the memory instruction being processed
+  std::array<uint64_t, isa::kSpaceCount> space_writes_{};  // writes into each memory so far
   const isa::AccessList* acc_ = nullptr;  // the memory instruction's footprint (in footprints_)
   isa::AccessList exact_;                 // a GM source enumerated after all
   std::array<std::vector<isa::ByteRange>, 6> undefined_;  // per operand of acc_

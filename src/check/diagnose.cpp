@@ -264,6 +264,46 @@ void CoreChecker::type_confusion(const Access& b, const AccessRef& writer, uint8
   book_.add_range(slot.id, writer.index, b.ref.index, lo, hi);
 }
 
+bool CoreChecker::repeats(const AccessRef& a, const Access& b) const {
+  // Copies only (MTE2 GM -> L1, MTE1 L1 -> L0): they never read what they write, so the same
+  // fields on the same unchanged sources write the same bytes.
+  if (a.pipe != b.ref.pipe || a.op != b.ref.op || (a.pipe != isa::Pipe::MTE1 && a.pipe != isa::Pipe::MTE2))
+    return false;
+  const Recent& r = recent_[a.index & (recent_.size() - 1)];
+  return r.index_plus1 == a.index + 1 && r.hash == hash_ && r.source_writes == source_writes_;
+}
+
+void CoreChecker::duplicate(const Access& b, const AccessRef& a, const isa::OperandAccess& o, uint64_t lo,
+                            uint64_t hi) {
+  const ReportKey key = key_of(ReportKind::DuplicateWrite, core_, a, core_, b.ref, o.space, o.tensor);
+  const ReportBook::Slot slot = book_.find(key, Severity::Warning);
+  if (!slot.report) return;
+  if (slot.fresh) {
+    Report& r = *slot.report;
+    r.hazard = "WAW";
+    r.space = o.space;
+    r.tensor = o.tensor;
+    r.at = instr_ref(core_, b.ref, "writes");
+    r.other = instr_ref(core_, a, "writes");
+    const FileId file = b.ref.file;
+    const std::string p = pipe_name(a.pipe);
+    r.summary = std::string(op_name(b.ref.op)) + " (" + p + ") repeats " + op_name(a.op) + " at " +
+                line_of(a, file) +
+                " exactly (the same fields and operands, and nothing wrote its source in between): the two "
+                "writes are not ordered, but they write the same bytes";
+    r.details.push_back({"hint", "the repeat only costs " + p +
+                                     " time; if it was meant to copy other data, " +
+                                     "its operands are wrong"});
+    r.fix.kind = Fix::Kind::Remove;
+    r.fix.after_line = a.line;
+    r.fix.before_line = b.ref.line;
+    r.fix.text = "remove " + line_of(b.ref, file) + " (it repeats " + line_of(a, file) + ")";
+    book_.want_cycles(slot.id, false, core_, a.index);
+    book_.want_cycles(slot.id, true, core_, b.ref.index);
+  }
+  book_.add_range(slot.id, a.index, b.ref.index, lo, hi, 3);
+}
+
 void CoreChecker::interlock_boundary(const Access& b, const AccessRef& a, uint64_t lo, uint64_t hi,
                                      uint16_t fractals, uint8_t hazard) {
   const ReportKey key = key_of(ReportKind::InterlockBoundary, core_, a, core_, b.ref, isa::Space::L0C);

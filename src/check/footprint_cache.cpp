@@ -64,8 +64,10 @@ uint64_t hash_op(const isa::Op& op) {
   return h ^ (h >> 32);
 }
 
-const isa::AccessList* FootprintCache::get(const isa::Op& op) {
-  Entry& e = entries_[hash_op(op) & (kEntries - 1)];
+const isa::AccessList* FootprintCache::get(const isa::Op& op, uint64_t* hash) {
+  const uint64_t h = hash_op(op);
+  if (hash) *hash = h;
+  Entry& e = entries_[h & (kEntries - 1)];
   if (e.used && same_op(e.op, op)) return e.ok ? &e.acc : nullptr;
   e.used = false;  // until it holds op's answer (should anything throw)
   e.op = op;

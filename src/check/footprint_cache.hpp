@@ -15,7 +15,8 @@ class FootprintCache {
   explicit FootprintCache(bool gm_reads) : gm_reads_(gm_reads) {}
   // exact_accesses(op, ..., gm_reads) of a memory op, or nullptr if check_fields rejects it
   // (the model faults there). Valid until the next call.
-  const isa::AccessList* get(const isa::Op& op);
+  // `hash` (if given) gets hash_op(op).
+  const isa::AccessList* get(const isa::Op& op, uint64_t* hash = nullptr);
 
  private:
   struct Entry {

@@ -26,7 +26,8 @@ std::string where_line(const InstrRef& i, const InstrRef& at) {
 bool ranged(const Report& r) {
   return r.has_range && (r.kind == ReportKind::DataRace || r.kind == ReportKind::CrossCoreRace ||
                          r.kind == ReportKind::UninitRead || r.kind == ReportKind::InterlockBoundary ||
-                         r.kind == ReportKind::TypeConfusion || r.kind == ReportKind::UnitFlagMisuse);
+                         r.kind == ReportKind::TypeConfusion || r.kind == ReportKind::UnitFlagMisuse ||
+                         r.kind == ReportKind::DuplicateWrite);
 }
 
 std::string headline(const Report& r, const std::vector<std::string>& gm_names) {

@@ -83,7 +83,7 @@ CoreChecker::GmBuffer& CoreChecker::gm(uint32_t tensor) {
 
 void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
   // GM sources as hulls unless cores are compared: most are inputs nothing writes (gm_read).
-  acc_ = footprints_.get(in.op);
+  acc_ = footprints_.get(in.op, &hash_);
   if (!acc_) return;  // check_fields failed: the model stops at this instruction with a fault
   const isa::AccessList& acc = *acc_;
   for (const isa::OperandAccess& o : acc) {
@@ -92,6 +92,10 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     if (o.space == isa::Space::GM && o.tensor > (1u << 20)) return;
   }
   if (!redundant_[pipe].empty()) report_redundant(pipe);
+  source_writes_ = 0;
+  for (const isa::OperandAccess& o : acc)
+    if (!o.write) source_writes_ += space_writes_[static_cast<size_t>(o.space)];
+  recent_[in.index & (recent_.size() - 1)] = {in.index + 1, hash_, source_writes_};
   unit_knowledge(in, pipe);
   Access b{ref_of(in), pipe, fractals_of(in.op), is_copy(in.op), cells_of(in.op), &in.op};
   needed_.fill(false);
@@ -114,6 +118,8 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     }
   }
   if (b.copy) propagate_undefined(in.op);
+  for (const isa::OperandAccess& o : acc)
+    if (o.write) ++space_writes_[static_cast<size_t>(o.space)];
   if (cross_) {
     const auto* f = std::get_if<isa::Fixpipe>(&in.op);
     cross_->record(core_, acc, b.ref, cross_tag(in.index), f ? isa::output_dtype(*f) : isa::DType::Int32);
@@ -290,6 +296,7 @@ void CoreChecker::conflict(const Access& b, const AccessRef& a, bool a_writes, b
   // program order by unit_flags.cpp).
   if (o.space == isa::Space::L0C && (a.index < b.ref.index ? unit_ordered(a, b.ref) : unit_ordered(b.ref, a)))
     return;
+  if (a_writes && b_writes && repeats(a, b)) return duplicate(b, a, o, lo, hi);
   race(b, a, a_writes, b_writes, o, lo, hi, a_fractals);
 }
 

@@ -36,6 +36,8 @@ const char* to_string(ReportKind k) {
       return "unit flags left set";
     case ReportKind::TypeConfusion:
       return "type confusion";
+    case ReportKind::DuplicateWrite:
+      return "duplicate copy";
   }
   return "?";
 }
@@ -68,6 +70,8 @@ const char* code_of(ReportKind k) {
       return "unitflag-left-set";
     case ReportKind::TypeConfusion:
       return "type-confusion";
+    case ReportKind::DuplicateWrite:
+      return "duplicate";
   }
   return "?";
 }
@@ -92,6 +96,8 @@ const char* to_string(Fix::Kind k) {
       return "atomic";
     case Fix::Kind::Edit:
       return "edit";
+    case Fix::Kind::Remove:
+      return "remove";
   }
   return "?";
 }

@@ -113,7 +113,7 @@ Result run(const std::string& sim, const fs::path& dir, const std::string& args,
 // The checker's part of stderr: report headlines with their indented details, and the
 // "check:" summary; without the timing lines.
 const std::regex kHeadline(
-    R"(^\S+: (error|warning): (data race|cross-core data race|uninitialised read|deadlock|double SetFlag|Mmad interlock boundary|flag left set|reserved event id|unneeded synchronisation|PipeBarrier<PIPE_S>|unitFlag misuse|unit flags left set|type confusion)[ :(].*)");
+    R"(^\S+: (error|warning): (data race|cross-core data race|uninitialised read|deadlock|double SetFlag|Mmad interlock boundary|flag left set|reserved event id|unneeded synchronisation|PipeBarrier<PIPE_S>|unitFlag misuse|unit flags left set|type confusion|duplicate copy)[ :(].*)");
 
 std::vector<std::string> check_lines(const std::string& err, std::vector<std::string>* headlines) {
   std::vector<std::string> out;

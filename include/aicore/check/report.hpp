@@ -29,6 +29,7 @@ enum class ReportKind : uint8_t {
   UnitFlagMisuse,     // a unitFlag hand-off of L0C between Mmad and Fixpipe that would hang or skip
   UnitFlagLeftSet,    // L0C unit flags a Mmad set (unitFlag=3) that no Fixpipe took by the end (warning)
   TypeConfusion,      // L0C cells read as another type than the Mmad that wrote them left
+  DuplicateWrite,     // a copy repeating an earlier one exactly, unordered with it (warning)
 };
 const char* to_string(ReportKind k);  // "data race", "uninitialised read", ...
 const char* code_of(ReportKind k);    // "race", "uninit", ... (stable names for JSON and tests)
@@ -56,6 +57,7 @@ struct Fix {
     SyncAll,    // SyncAll on every core, after `after_line` (first core) and before `before_line` (second)
     Atomic,     // SetAtomicAdd<T>() ... SetAtomicNone() around the Fixpipes: `text` says which
     Edit,       // change a field of an instruction (unitFlag, dtype): `text` says which
+    Remove,     // delete the instruction at `before_line` (a repeat of the one at `after_line`)
   };
   Kind kind = Kind::None;
   isa::EventPair event;
