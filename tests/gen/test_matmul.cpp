@@ -11,6 +11,7 @@
 #include "aicore/common/error.hpp"
 #include "aicore/gen/cli.hpp"
 #include "aicore/gen/matmul.hpp"
+#include "aicore/trace/writer.hpp"
 #include "machine.hpp"
 
 using namespace aicore;
@@ -277,6 +278,38 @@ TEST_CASE("matmul: core_plan cuts C into 16-aligned parts, the last row/column o
   CHECK_THROWS_WITH(
       gen::core_plan(small, 6, 1, 0),
       Catch::Contains("--split 6x1 leaves cores without work: 80 x 48 cut in parts of 16 x 48"));
+}
+
+TEST_CASE("matmul: window_plan is core_plan's part given by its place, checked", "[gen][matmul][cores]") {
+  gen::MatmulShape s;
+  s.M = 400;
+  s.K = 64;
+  s.N = 432;
+  const gen::MatmulPlan whole = gen::make_matmul_plan(s, gen::MatmulOptions{});
+  // 400 / 4 = 100 -> 112 rows a part (the fourth 64); 432 / 2 = 216 -> 224 columns (the second 208).
+  for (uint32_t c : {0u, 5u, 7u}) {
+    const gen::MatmulPlan want = gen::core_plan(whole, 4, 2, c);
+    const gen::MatmulPlan got = gen::window_plan(whole, want.m_begin, want.m_end - want.m_begin, want.n_begin,
+                                                 want.n_end - want.n_begin);
+    CHECK(got.m_blocks == want.m_blocks);
+    CHECK(got.n_blocks == want.n_blocks);
+    CHECK(got.l0c_buffers == want.l0c_buffers);
+    // The same program but for the core numbers (which emit_matmul does not use).
+    const auto a = gen::emit_matmul(got), b = gen::emit_matmul(want);
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      CHECK(trace::format_instruction(a[i].op, {"a", "b", "c"}) ==
+            trace::format_instruction(b[i].op, {"a", "b", "c"}));
+  }
+  // The last part: rows 336+64, columns 224+208, hand-computed: 1 x 1 blocks of 64 x 208, one L0C slot.
+  const gen::MatmulPlan last = gen::window_plan(whole, 336, 64, 224, 208);
+  CHECK(last.m_blocks == 1);
+  CHECK(last.n_blocks == 1);
+  CHECK(last.l0c_buffers == 1);
+  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 24, 0, 16), Catch::Contains("rows (0+24) must start at"));
+  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 16, 8, 16), Catch::Contains("columns (8+16) must start at"));
+  CHECK_THROWS_WITH(gen::window_plan(whole, 384, 32, 0, 16), Catch::Contains("rows 384+32 run past C's 400"));
+  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 0, 0, 16), Catch::Contains("rows (0+0)"));
 }
 
 TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {

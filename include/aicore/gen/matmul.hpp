@@ -91,6 +91,12 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt);
 // Cube work in 16-row fractals), the last row and column of parts taking what is left. Throws
 // InputError when a part would be empty (too many parts for the matrix).
 MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core);
+// One core's part of `whole`'s C given by its place: rows [m_begin, m_begin + rows), columns
+// [n_begin, n_begin + cols) (the Matmul API's SetTail part, at row and column 0 of the tensors it
+// was given). GM offsets and strides stay those of the whole matrices, as in core_plan. Throws
+// InputError when the part is empty, not made of 16-row/column multiples or outside C.
+MatmulPlan window_plan(const MatmulPlan& whole, uint32_t m_begin, uint32_t rows, uint32_t n_begin,
+                       uint32_t cols);
 // With opt.l2_rounds R: C's rows cut into R rounds (ceil(M / R) rounded up to 16 rows, the last
 // shorter), each round's rows split like core_plan splits the whole; core `core`'s part of every
 // round, in round order. R = 1: {core_plan(...)} (or the whole on one core).
