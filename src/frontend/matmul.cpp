@@ -158,13 +158,25 @@ void MatmulCore::set_single_shape(int32_t m, int32_t n, int32_t k, CallSite site
 }
 
 void MatmulCore::end(CallSite site) {
-  need_block(site, "Matmul::End");
+  const char* api = "Matmul::End";
+  need_block(site, api);
+  if (iterating_) {
+    if (awaiting_c_)
+      fail(site, api,
+           "block " + std::to_string(block_) + " was computed by Iterate but not written (GetTensorC)");
+    if (block_ < outs_.size())
+      fail(site, api,
+           "the Iterate loop stopped after " + std::to_string(block_) + " of " +
+               std::to_string(outs_.size()) + " blocks of C");
+    issue_range(next_, prog_.size(), nullptr, site, api);  // the drains the last Iterate would have issued
+    iterating_ = false;
+    prog_.clear();
+  }
   ended_ = true;
 }
 
-void MatmulCore::iterate_all(const void* c, uint8_t en_atomic, CallSite site) {
-  const char* api = "Matmul::IterateAll";
-  need_block(site, api);
+std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
+  need_block(site, api);  // api: "Matmul::..."
   if (!registered_)
     fail(site, api,
          "the Matmul object is not registered: REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) "
@@ -173,14 +185,11 @@ void MatmulCore::iterate_all(const void* c, uint8_t en_atomic, CallSite site) {
   if (ended_) fail(site, api, "the Matmul object was ended already (End)");
   if (!has_tiling_)
     fail(site, api, "the Matmul object has no tiling (REGIST_MATMUL_OBJ or Init with a TCubeTiling)");
-  if (!has_a_) fail(site, api, "no A matrix: call SetTensorA before IterateAll");
-  if (!has_b_) fail(site, api, "no B matrix: call SetTensorB before IterateAll");
-  if (en_atomic != 0)
-    fail(site, api, "enAtomic != 0 (accumulating into C) is not supported yet by aicore-sim's Matmul");
+  if (!has_a_) fail(site, api, std::string("no A matrix: call SetTensorA before ") + (api + 8));
+  if (!has_b_) fail(site, api, std::string("no B matrix: call SetTensorB before ") + (api + 8));
   PipeCore* pipe = PipeCore::current();
   if (!pipe || pipe != pipe_ || pipe->destroyed())
     fail(site, api, "the TPipe the Matmul object was registered with is gone or destroyed");
-  const isa::Addr c_addr = gm_address(c, site, api);
   const AscendC::tiling::TCubeTiling& t = tiling_;
   if (t.isBias)
     fail(site, api, "the tiling has isBias = 1: a bias is not supported yet by aicore-sim's Matmul");
@@ -308,12 +317,91 @@ void MatmulCore::iterate_all(const void* c, uint8_t en_atomic, CallSite site) {
                "schedule uses "
                "it: DeQue/AllocTensor or ReleaseEventID it before IterateAll");
   }
-  const isa::Addr tensors[3] = {a_, b_, c_addr};
+  // A and B now; C (tensor 2) when it is known (IterateAll, GetTensorC).
+  const isa::Addr tensors[3] = {a_, b_, isa::Addr{isa::Space::GM, 2, 0}};
+  std::vector<isa::Op> ops;
+  ops.reserve(prog.size());
   for (gen::Emitted& e : prog) {
     if (auto* cp = std::get_if<isa::DataCopyNd2Nz>(&e.op)) cp->src = remap(cp->src, tensors);
-    if (auto* fx = std::get_if<isa::Fixpipe>(&e.op)) fx->dst = remap(fx->dst, tensors);
-    issue(e.op, site, api, kLib);
+    ops.push_back(std::move(e.op));
   }
+  return ops;
+}
+
+void MatmulCore::issue_range(size_t from, size_t to, const isa::Addr* c, CallSite site, const char* api) {
+  for (size_t i = from; i < to; ++i) {
+    isa::Op op = prog_[i];
+    if (auto* fx = std::get_if<isa::Fixpipe>(&op)) {
+      const isa::Addr tensors[3] = {a_, b_, *c};
+      fx->dst = remap(fx->dst, tensors);
+    }
+    issue(op, site, api, kLib);
+  }
+}
+
+void MatmulCore::iterate_all(const void* c, uint8_t en_atomic, CallSite site) {
+  const char* api = "Matmul::IterateAll";
+  if (iterating_)
+    fail(site, api, "an Iterate loop is running (its last Iterate returns false, or End ends it)");
+  prog_ = program(site, api);
+  if (en_atomic != 0)
+    fail(site, api, "enAtomic != 0 (accumulating into C) is not supported yet by aicore-sim's Matmul");
+  const isa::Addr c_addr = gm_address(c, site, api);
+  issue_range(0, prog_.size(), &c_addr, site, api);
+  prog_.clear();
+}
+
+bool MatmulCore::iterate(CallSite site) {
+  const char* api = "Matmul::Iterate";
+  if (!iterating_) {
+    prog_ = program(site, api);
+    outs_.clear();
+    // Each block's Fixpipe with the flags around it that belong to the FIX side: the wait for its
+    // M_FIX before, the FIX_M release after (without unitFlag).
+    for (size_t i = 0; i < prog_.size(); ++i) {
+      if (!std::holds_alternative<isa::Fixpipe>(prog_[i])) continue;
+      size_t from = i, to = i + 1;
+      if (const auto* w = i ? std::get_if<isa::WaitFlag>(&prog_[i - 1]) : nullptr;
+          w && w->event.src == Pipe::M && w->event.dst == Pipe::FIX)
+        from = i - 1;
+      if (const auto* st = to < prog_.size() ? std::get_if<isa::SetFlag>(&prog_[to]) : nullptr;
+          st && st->event.src == Pipe::FIX && st->event.dst == Pipe::M)
+        to = i + 2;
+      outs_.emplace_back(from, to);
+    }
+    iterating_ = true;
+    next_ = block_ = 0;
+  } else if (awaiting_c_) {
+    fail(site, api,
+         "block " + std::to_string(block_) + "'s GetTensorC was not called before the next Iterate");
+  }
+  if (block_ >= outs_.size()) {
+    issue_range(next_, prog_.size(), nullptr, site, api);  // the drains
+    iterating_ = false;
+    prog_.clear();
+    return false;
+  }
+  issue_range(next_, outs_[block_].first, nullptr, site, api);
+  next_ = outs_[block_].first;
+  awaiting_c_ = true;
+  return true;
+}
+
+void MatmulCore::get_tensor_c(const void* c, uint8_t en_atomic, bool sequential, CallSite site) {
+  const char* api = "Matmul::GetTensorC";
+  need_object(site, api);
+  if (!iterating_ || !awaiting_c_)
+    fail(site, api, "no block to write: call Iterate first (while (mm.Iterate()) ...)");
+  if (en_atomic != 0)
+    fail(site, api, "enAtomic != 0 (accumulating into C) is not supported yet by aicore-sim's Matmul");
+  if (sequential)
+    fail(site, api,
+         "enSequentialWrite = true (blocks one after another) is not supported yet by aicore-sim's Matmul");
+  const isa::Addr c_addr = gm_address(c, site, api);
+  issue_range(outs_[block_].first, outs_[block_].second, &c_addr, site, api);
+  next_ = outs_[block_].second;
+  ++block_;
+  awaiting_c_ = false;
 }
 
 }  // namespace aicore::frontend

@@ -1,8 +1,9 @@
 // The Matmul API (lib/matmul_intf.h) and its host tiling (tiling/tiling_api.h) through a kernel
 // in the samples' style (kernels/matmul_api.cpp): bit-exact against the kernel's own plain loop on
-// 1, 2 and 24 blocks with uneven parts, fp32/fp16/bf16 C, B as it is and transposed, NORM and MDL;
-// the recorded instruction stream is `aicore-sim gen`'s at the same knobs (the TPipe's own flags
-// aside); and a 1-core run takes the cycles of the gen trace run on its own.
+// 1, 2 and 24 blocks with uneven parts, fp32/fp16/bf16 C, B as it is and transposed, NORM and MDL,
+// IterateAll and the Iterate / GetTensorC loop; the host tiling's choices (hand-computed); the
+// recorded instruction stream is `aicore-sim gen`'s at the same knobs (the TPipe's own flags
+// aside); and a 1-core run takes the cycles of the gen trace run inside the TPipe's flags.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -33,16 +34,19 @@ Result run_matmul(const std::string& args, const std::vector<std::string>& optio
   return run_kernel("matmul_api", args, options);
 }
 
-// The statements a trace's line `line` of the kernel source issued (the IterateAll line).
-std::vector<std::string> statements_at(const std::string& trace, int line) {
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The statements that lines `lines` of the kernel source issued (the Matmul calls), in trace order.
+std::vector<std::string> statements_at(const std::string& trace, const std::vector<int>& lines) {
   const auto st = statements(trace);
   const auto src = statement_sources(trace);
   REQUIRE(st.size() == src.size());
   std::vector<std::string> out;
-  const std::string want = ":" + std::to_string(line);
   for (size_t i = 0; i < st.size(); ++i)
-    if (src[i].size() > want.size() && src[i].compare(src[i].size() - want.size(), want.size(), want) == 0)
-      out.push_back(st[i]);
+    for (int line : lines)
+      if (ends_with(src[i], ":" + std::to_string(line))) out.push_back(st[i]);
   return out;
 }
 
@@ -80,6 +84,11 @@ TEST_CASE("Matmul API: IterateAll is bit-exact on 1, 2 and 24 blocks with uneven
       "400 64 432 24 half nt norm",   //
       "144 48 208 24 bf16 nd norm",   // more blocks than 16-row parts allow: fewer cores used
       "528 64 560 4 half nd norm",    // 5 x 1 base blocks per core, the last 16 rows
+      // The Iterate / GetTensorC loop instead of IterateAll.
+      "272 160 288 1 half nt norm-iterate",
+      "160 64 96 2 half nt mdl-iterate",
+      "528 64 560 4 float nd mdl-iterate",
+      "400 64 432 24 float nd norm-iterate",
   };
   for (const std::string& c : cases) {
     TempDir dir;
@@ -137,16 +146,19 @@ TEST_CASE("Matmul API: host tiling picks 128 x 256 x 64 and a 16-aligned split o
 
 TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe's flags aside",
           "[matmul_api][gen]") {
-  const int line = line_of(kKernel, "// MATMUL_ITERATE_ALL");
+  const int line = line_of(kKernel, "// MATMUL_ITERATE_ALL"), iterate = line_of(kKernel, "// MATMUL_ITERATE"),
+            get_c = line_of(kKernel, "// MATMUL_GET_TENSOR_C");
   REQUIRE(line > 0);
+  REQUIRE(iterate > 0);
+  REQUIRE(get_c > 0);
   struct Case {
     int m, k, n, blocks;
     std::string c, b, tmpl;
   };
-  const std::vector<Case> cases = {{400, 64, 432, 24, "float", "nd", "norm"},
-                                   {272, 160, 288, 1, "half", "nt", "norm"},
-                                   {160, 128, 96, 2, "half", "nt", "mdl"},
-                                   {192, 96, 160, 4, "float", "nt", "norm"}};
+  const std::vector<Case> cases = {
+      {400, 64, 432, 24, "float", "nd", "norm"},        {272, 160, 288, 1, "half", "nt", "norm"},
+      {160, 128, 96, 2, "half", "nt", "mdl"},           {192, 96, 160, 4, "float", "nt", "norm"},
+      {272, 160, 288, 1, "half", "nt", "norm-iterate"}, {528, 64, 560, 4, "float", "nd", "mdl-iterate"}};
   for (const Case& c : cases) {
     TempDir dir;
     const std::string args = std::to_string(c.m) + " " + std::to_string(c.k) + " " + std::to_string(c.n) +
@@ -154,6 +166,7 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
     const Result r = run_matmul(args, {"--out=" + dir.file("out"), "-q", "--emit-trace", "--timing-only"});
     INFO(args << "\n" << r.out << r.err);
     REQUIRE(r.status == 0);
+    const bool mdl = c.tmpl.rfind("mdl", 0) == 0, loop = c.tmpl.find("-iterate") != std::string::npos;
     const auto t = tiling_of(r.out);
     const int used = t.at("usedCoreNum");
     const int split_m = (c.m + t.at("singleCoreM") - 1) / t.at("singleCoreM");
@@ -162,14 +175,14 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
         std::to_string(c.k) + " --n " + std::to_string(c.n) + " --cores " + std::to_string(used) +
         " --split " + std::to_string(split_m) + "x" + std::to_string(used / split_m) + " --base " +
         std::to_string(t.at("baseM")) + "x" + std::to_string(t.at("baseN")) + "x" +
-        std::to_string(t.at("baseK")) + " --template " + c.tmpl +
+        std::to_string(t.at("baseK")) + " --template " + (mdl ? "mdl" : "norm") +
         " --a-load load3d --depth-a1 2 --depth-b1 2 --step-ka 1 --step-kb 1" + " --l0-buffers " +
         std::to_string(t.at("dbL0A")) + " --timing-only --out " + dir.file("gen");
     const Result g = run_sim(gen);
     INFO(gen << "\n" << g.out << g.err);
     REQUIRE(g.status == 0);
-    const std::string kernel = c.c == "float" ? (c.tmpl == "mdl" ? "mm_float_mdl" : "mm_float")
-                                              : (c.tmpl == "mdl" ? "mm_half_mdl" : "mm_half");
+    const std::string kernel =
+        c.c == "float" ? (mdl ? "mm_float_mdl" : "mm_float") : (mdl ? "mm_half_mdl" : "mm_half");
     for (int b = 0; b < used; ++b) {
       const std::string recorded = dir.file(
           "out/" + kernel + "/" + (c.blocks == 1 ? "kernel.trace" : "block" + std::to_string(b) + ".trace"));
@@ -177,9 +190,22 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
           dir.file("gen/" + (used == 1 ? std::string("gen.trace") : "core" + std::to_string(b) + ".trace"));
       INFO("block " << b);
       const auto want = without_pipe_flags(statements(generated));
-      const auto got = statements_at(recorded, line);
+      const auto got =
+          statements_at(recorded, loop ? std::vector<int>{iterate, get_c} : std::vector<int>{line});
       REQUIRE(!got.empty());
       CHECK(got == want);
+      // In the loop, each Fixpipe (with its FIX-side flags) comes from GetTensorC, the rest from Iterate.
+      if (loop) {
+        const auto fix = statements_at(recorded, {get_c});
+        CHECK(std::count_if(fix.begin(), fix.end(), [](const std::string& x) {
+                return x.rfind("Fixpipe", 0) == 0;
+              }) == std::count_if(want.begin(), want.end(), [](const std::string& x) {
+                return x.rfind("Fixpipe", 0) == 0;
+              }));
+        for (const std::string& x : fix)
+          CHECK((x.rfind("Fixpipe", 0) == 0 || x.find("event=M_FIX") != std::string::npos ||
+                 x.find("event=FIX_M") != std::string::npos));
+      }
     }
   }
 }

@@ -7,9 +7,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "aicore/frontend/call_site.hpp"
-#include "aicore/isa/types.hpp"
+#include "aicore/isa/instructions.hpp"
 #include "ascendc/kernel_tiling/kernel_tiling.h"
 
 namespace aicore::frontend {
@@ -38,11 +39,20 @@ class MatmulCore {
   void set_org_shape(int32_t m, int32_t n, int32_t ka, int32_t kb, CallSite site);
   void set_single_shape(int32_t m, int32_t n, int32_t k, CallSite site);
   void iterate_all(const void* c, uint8_t en_atomic, CallSite site);
+  // Iterate / GetTensorC: the same program as IterateAll, cut per base block of C. Iterate issues
+  // the block's copies, loads and Mmads (the first call also the pre-sets), GetTensorC its Fixpipe
+  // into c at the block's place; the Iterate after the last block issues the drains and returns
+  // false (End does, if the loop stopped there).
+  bool iterate(CallSite site);
+  void get_tensor_c(const void* c, uint8_t en_atomic, bool sequential, CallSite site);
   [[noreturn]] void unsupported(const char* api, const std::string& what, CallSite site);
   void end(CallSite site);
 
  private:
   void need_object(CallSite site, const char* api) const;
+  // The checked program of the current settings, GM tensors 0/1 mapped to A and B (C: tensor 2).
+  std::vector<isa::Op> program(CallSite site, const char* api);
+  void issue_range(size_t from, size_t to, const isa::Addr* c, CallSite site, const char* api);
 
   MatmulKind kind_;
   AscendC::tiling::TCubeTiling tiling_{};
@@ -54,6 +64,11 @@ class MatmulCore {
   int32_t tail_m_ = -1, tail_n_ = -1, tail_k_ = -1;
   int32_t org_m_ = -1, org_n_ = -1, org_ka_ = -1, org_kb_ = -1;
   int32_t single_m_ = -1, single_n_ = -1, single_k_ = -1;
+  // Iterate's state: the program, where each block's Fixpipe run starts and ends, what is issued.
+  std::vector<isa::Op> prog_;
+  std::vector<std::pair<size_t, size_t>> outs_;
+  size_t next_ = 0, block_ = 0;
+  bool iterating_ = false, awaiting_c_ = false;
 };
 
 }  // namespace aicore::frontend

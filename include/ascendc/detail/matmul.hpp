@@ -218,14 +218,26 @@ class Matmul {
     (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;
     core_.iterate_all(gm.GetPhyAddr(), enAtomic, site);
   }
+  // One base block of C at a time: `while (mm.Iterate()) { mm.GetTensorC(cGlobal); }` issues
+  // IterateAll's program, Iterate the block's copies, loads and Mmads, GetTensorC its Fixpipe into
+  // gm at the block's place in the part (as IterateAll writes it).
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false, CallSite site = CallSite::here()) {
-    (void)enPartialSum;
-    core_.unsupported("Matmul::Iterate", "Iterate / GetTensorC (one base block at a time)", site);
+    static_assert(sync, "Matmul::Iterate<false> (asynchronous) is not supported yet by aicore-sim");
+    if (enPartialSum) core_.unsupported("Matmul::Iterate", "enPartialSum = true", site);
+    return core_.iterate(site);
   }
   template <bool sync = true>
-  void GetTensorC(const GlobalTensor<DstT>&, uint8_t = 0, bool = false, CallSite site = CallSite::here()) {
-    core_.unsupported("Matmul::GetTensorC", "Iterate / GetTensorC (one base block at a time)", site);
+  void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                  CallSite site = CallSite::here()) {
+    static_assert(sync, "Matmul::GetTensorC<false> (asynchronous) is not supported yet by aicore-sim");
+    core_.get_tensor_c(gm.GetPhyAddr(), enAtomic, enSequentialWrite, site);
+  }
+  template <bool sync = true, class U>
+  void GetTensorC(const LocalTensor<U>&, uint8_t = 0, bool = false, CallSite = CallSite::here()) {
+    static_assert(
+        detail::unsupported<U>::value,
+        "Matmul::GetTensorC into a LocalTensor (VECIN, CO1) is not supported yet by aicore-sim (GM is)");
   }
   void ClearBias(CallSite = CallSite::here()) {}
   void DisableBias(CallSite = CallSite::here()) {}

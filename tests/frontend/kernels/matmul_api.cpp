@@ -1,11 +1,11 @@
 // A kernel in the style of the Ascend C Matmul samples: the host makes the tiling with
 // MultiCoreMatmulTiling and passes its bytes in a GM buffer; each block copies it, finds its part
 // of C from GetBlockIdx() and the tiling (part (i, j) = (block / parts along N, block % parts along
-// N)), and runs Matmul + REGIST_MATMUL_OBJ + SetTail + IterateAll. The host checks C bit for bit
-// against a plain double loop rounded to C's type by its own conversion below, and prints
-// "matmul_api: ok" or what differs.
+// N)), and runs Matmul + REGIST_MATMUL_OBJ + SetTail + IterateAll (or the Iterate / GetTensorC
+// loop). The host checks C bit for bit against a plain double loop rounded to C's type by its own
+// conversion below, and prints "matmul_api: ok" or what differs.
 //
-// Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl [BASEM BASEN BASEK]
+// Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate] [BASEM BASEN BASEK]
 // (B given K x N, or transposed: N x K; the last three: SetFixSplit). The data are multiples of
 // 1/8 in [-1, 1]: every fp32 sum is exact, so the golden is exact.
 #include <algorithm>
@@ -27,6 +27,7 @@ using namespace matmul;
 namespace {
 
 bool g_btrans = false;
+bool g_iterate = false;  // Iterate / GetTensorC instead of IterateAll
 
 template <class CT, const MatmulConfig& CFG>
 void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
@@ -60,7 +61,13 @@ void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
   mm.SetTensorA(aGlobal[offsetA]);
   mm.SetTensorB(bGlobal[offsetB], g_btrans);
   mm.SetTail(tailM, tailN);
-  mm.IterateAll(cGlobal[offsetC]);  // MATMUL_ITERATE_ALL
+  if (g_iterate) {
+    while (mm.Iterate()) {              // MATMUL_ITERATE
+      mm.GetTensorC(cGlobal[offsetC]);  // MATMUL_GET_TENSOR_C
+    }
+  } else {
+    mm.IterateAll(cGlobal[offsetC]);  // MATMUL_ITERATE_ALL
+  }
   mm.End();
 }
 
@@ -125,7 +132,10 @@ int32_t main(int32_t argc, char* argv[]) {
   }
   const int M = std::atoi(argv[1]), K = std::atoi(argv[2]), N = std::atoi(argv[3]),
             blocks = std::atoi(argv[4]);
-  const std::string ctype = argv[5], tmpl = argv[7];
+  const std::string ctype = argv[5], mode = argv[7];
+  // norm|mdl, or norm-iterate|mdl-iterate: the Iterate / GetTensorC loop instead of IterateAll.
+  const std::string tmpl = mode.substr(0, mode.find('-'));
+  g_iterate = mode.find("-iterate") != std::string::npos;
   g_btrans = std::string(argv[6]) == "nt";
   const size_t c_size = ctype == "float" ? 4 : 2;
 
