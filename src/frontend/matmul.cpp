@@ -180,8 +180,7 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
   if (!registered_)
     fail(site, api,
          "the Matmul object is not registered: REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) "
-         "must "
-         "come before its first use");
+         "must come before its first use");
   if (ended_) fail(site, api, "the Matmul object was ended already (End)");
   if (!has_tiling_)
     fail(site, api, "the Matmul object has no tiling (REGIST_MATMUL_OBJ or Init with a TCubeTiling)");
@@ -200,8 +199,7 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
   if (t.iterateOrder == 0 || kind_.iterate_order == 0)
     fail(site, api,
          "iterateOrder ORDER_M is not supported yet by aicore-sim's Matmul: it walks the base blocks of C "
-         "along N "
-         "first (ORDER_N)");
+         "along N first (ORDER_N)");
   if (t.dbL0A != t.dbL0B || t.dbL0A < 1 || t.dbL0A > 2)
     fail(site, api,
          "dbL0A = " + num(t.dbL0A) + ", dbL0B = " + num(t.dbL0B) +
@@ -229,8 +227,7 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
       fail(site, api,
            std::string(what) + " = " + num(v) +
                " is not a multiple of 16: aicore-sim's Matmul (the gen schedule) needs M, N and K, the parts "
-               "and "
-               "tails in multiples of 16");
+               "and tails in multiples of 16");
   };
   m16("the part's M (tailM / singleCoreM)", rows);
   m16("the part's N (tailN / singleCoreN)", cols);
@@ -263,11 +260,10 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
                                                              {AscendC::Hardware::L0C, "L0C"}};
   for (const auto& [hw, name] : pools)
     if (pipe->pool_used(hw))
-      fail(
-          site, api,
-          std::string("the TPipe has ") + std::to_string(pipe->pool_used(hw)) + " bytes of " + name +
-              " in InitBuffer'd queues or TBufs; aicore-sim's Matmul object uses all of L1, L0A, L0B and L0C "
-              "(keep TPipe buffers out of them in a kernel that uses it)");
+      fail(site, api,
+           std::string("the TPipe has ") + std::to_string(pipe->pool_used(hw)) + " bytes of " + name +
+               " in InitBuffer'd queues or TBufs; aicore-sim's Matmul object uses all of L1, L0A, L0B and "
+               "L0C (keep TPipe buffers out of them in a kernel that uses it)");
 
   gen::MatmulShape shape;
   // The whole matrices' shape, as `gen` is given it (the L1 layout follows it), and this call's part
@@ -314,8 +310,7 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
       fail(site, api,
            std::string("event id ") + std::to_string(id) + " of HardEvent::" + hard_event_name(h) +
                " is held by the kernel (a queue's EnQue/FreeTensor or AllocEventID) and the Matmul's "
-               "schedule uses "
-               "it: DeQue/AllocTensor or ReleaseEventID it before IterateAll");
+               "schedule uses it: DeQue/AllocTensor or ReleaseEventID it before IterateAll");
   }
   // A and B now; C (tensor 2) when it is known (IterateAll, GetTensorC).
   const isa::Addr tensors[3] = {a_, b_, isa::Addr{isa::Space::GM, 2, 0}};
