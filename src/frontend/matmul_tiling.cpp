@@ -4,6 +4,7 @@
 #include "tiling/tiling_api.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -14,8 +15,29 @@
 
 namespace platform_ascendc {
 
+namespace {
+
+// The configuration the launches will run with ($AICORE_SIM_ARGS' --config and --set). Read on its
+// own, not through launch_options(): the host tiling runs before aclInit, which makes the program
+// an `.asc` one and so changes launch_options()' defaults (the output folder), not the configuration.
+const aicore::config::Config& launch_config() {
+  static const aicore::config::Config c = [] {
+    const char* text = std::getenv(aicore::session::kLaunchArgsVariable);
+    auto parsed = aicore::frontend::parse_launch_options(text ? text : "", std::cerr);
+    if (!parsed) {
+      std::cerr << "aicore-sim: error: bad launch options in $" << aicore::session::kLaunchArgsVariable
+                << "\n";
+      std::exit(2);
+    }
+    return parsed->config;
+  }();
+  return c;
+}
+
+}  // namespace
+
 PlatformAscendC::PlatformAscendC() {
-  const aicore::config::Config& c = aicore::frontend::launch_options().config;
+  const aicore::config::Config& c = launch_config();
   cores_ = c.chip.cores;
   l1_ = c.buffers.l1_bytes;
   l0a_ = c.buffers.l0a_bytes;

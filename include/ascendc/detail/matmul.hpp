@@ -265,16 +265,29 @@ void regist_matmul(CallSite site, TPipe* pipe, GM_ADDR workspace, MM& mm, std::n
 }
 }  // namespace detail
 
-// The system workspace the Matmul objects would use for messages between the cores: none is needed
-// by aicore-sim's AIC-only Matmul, so it is a null address.
-inline GM_ADDR GetSysWorkSpacePtr() {
-  return nullptr;
+// The system workspace the Matmul objects would use for messages between the cores. aicore-sim's
+// AIC-only Matmul uses none: GetSysWorkSpacePtr is what SetSysWorkspace last set, else a token
+// non-null address (the samples check it against nullptr); nothing reads or writes it.
+namespace detail {
+inline GM_ADDR& sys_workspace() {
+  static uint8_t token[32];
+  static GM_ADDR p = token;
+  return p;
 }
-inline void SetSysWorkspace(GM_ADDR) {}
+}  // namespace detail
+inline GM_ADDR GetSysWorkSpacePtr() {
+  return detail::sys_workspace();
+}
+inline void SetSysWorkspace(GM_ADDR workspace) {
+  if (workspace) detail::sys_workspace() = workspace;
+}
 
 }  // namespace AscendC
 
+// The samples write `using namespace matmul;` alone and then name AscendC's API unqualified
+// (GetBlockIdx, CubeFormat, MatmulType): matmul brings AscendC along.
 namespace matmul {
+using namespace AscendC;
 using AscendC::BatchMode;
 using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
@@ -288,6 +301,15 @@ using AscendC::MatmulConfig;
 using AscendC::MatmulType;
 using AscendC::ScheduleType;
 }  // namespace matmul
+
+// The samples name these unqualified, with no using-directive (as CANN declares them).
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::GetMDLConfig;
+using AscendC::GetNormalConfig;
+using AscendC::GetSysWorkSpacePtr;
+using AscendC::MatmulConfig;
+using AscendC::SetSysWorkspace;
 
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling[, mm2, &tiling2 ...]): registers each Matmul
 // object with its tiling and the kernel's TPipe, at the macro's line.

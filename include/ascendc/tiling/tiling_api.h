@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iostream>  // the samples' host code prints with std::cout after including only this
 
 #include "ascendc/detail/cube_format.hpp"
 #include "ascendc/detail/enums.hpp"
@@ -84,6 +85,7 @@ class MatmulApiTilingBase {
   int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKIn);
   int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKaIn, int32_t orgKbIn);
   int32_t SetBias(bool isBiasIn = false);
+  int32_t EnableBias(bool isBiasIn = false) { return SetBias(isBiasIn); }
   // baseM, baseN, baseK (-1: aicore-sim chooses).
   int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
   // The bytes of L1, L0C, UB and the bias table the Matmul may use (-1: all of the core's).

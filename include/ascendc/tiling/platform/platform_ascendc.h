@@ -22,8 +22,9 @@ class PlatformAscendC {
   uint32_t GetCoreNumAic() const { return cores_; }
   // Bytes of one core's buffer; 0 for those not modelled (UB, L2 and HBM are not per-core buffers here).
   void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const;
-  // The library's own workspace: none (aicore-sim's Matmul needs no GM workspace).
-  uint32_t GetLibApiWorkSpaceSize() const { return 0; }
+  // The library's system workspace (GetSysWorkSpacePtr): aicore-sim's Matmul uses none, so a token
+  // 1 KiB, enough for the samples' aclrtMalloc of it (a size of 0 is not an allocation).
+  uint32_t GetLibApiWorkSpaceSize() const { return 1024; }
 
  private:
   uint32_t cores_ = 0;
