@@ -196,10 +196,13 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
     fail(site, api,
          "stepM = " + num(t.stepM) + ", stepN = " + num(t.stepN) +
              ": aicore-sim's Matmul keeps one base block of M and N in L1 (stepM = stepN = 1)");
-  if (t.iterateOrder == 0 || kind_.iterate_order == 0)
+  // The order of C's base blocks: the config's iterateOrder, else the tiling's (0 ORDER_M, 1 ORDER_N).
+  const int order =
+      kind_.iterate_order == 0 || kind_.iterate_order == 1 ? kind_.iterate_order : t.iterateOrder;
+  if (order != 0 && order != 1)
     fail(site, api,
-         "iterateOrder ORDER_M is not supported yet by aicore-sim's Matmul: it walks the base blocks of C "
-         "along N first (ORDER_N)");
+         "iterateOrder = " + num(t.iterateOrder) +
+             " in the tiling: 0 (ORDER_M) or 1 (ORDER_N), as GetTiling sets it");
   if (t.dbL0A != t.dbL0B || t.dbL0A < 1 || t.dbL0A > 2)
     fail(site, api,
          "dbL0A = " + num(t.dbL0A) + ", dbL0B = " + num(t.dbL0B) +
@@ -286,6 +289,7 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
   o.depth_a1 = static_cast<uint32_t>(std::max(t.depthA1, 0));
   o.depth_b1 = static_cast<uint32_t>(std::max(t.depthB1, 0));
   o.load3d_a = true;
+  o.order_m = order == 0;
   if (o.depth_a1 == 0 || o.depth_b1 == 0)
     fail(site, api,
          "depthA1 and depthB1 must be positive (got " + num(t.depthA1) + ", " + num(t.depthB1) + ")");

@@ -335,7 +335,7 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
   out.stepM = out.stepN = 1;
   out.stepKa = out.stepKb = 1;
   out.isBias = 0;
-  out.iterateOrder = 1;  // ORDER_N: the schedule walks C's base blocks along N first
+  out.iterateOrder = traverse_ == MatrixTraverse::FIRSTM ? 0 : 1;  // ORDER_M : ORDER_N
   out.shareL1Size = static_cast<int32_t>((a_tile + b_tile) * 2);
   out.shareL0CSize = static_cast<int32_t>(base.m * base.n * 4 * db_l0c);
   out.batchM = out.batchN = out.singleBatchM = out.singleBatchN = 1;

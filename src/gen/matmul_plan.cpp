@@ -206,6 +206,7 @@ std::string MatmulPlan::describe() const {
   if (opt.l2_rounds > 1)
     s += ", L2 round " + std::to_string(round + 1) + " of " + std::to_string(opt.l2_rounds);
   if (opt.load3d_a) s += ", A by Load3Dv2";
+  if (opt.order_m) s += ", blocks along M first";
   if (cores > 1)
     s += "; core " + std::to_string(core) + " of " + std::to_string(cores) + ": C rows " +
          std::to_string(m_begin) + "+" + std::to_string(m_end - m_begin) + ", cols " +

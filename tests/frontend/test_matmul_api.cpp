@@ -89,6 +89,9 @@ TEST_CASE("Matmul API: IterateAll is bit-exact on 1, 2 and 24 blocks with uneven
       "160 64 96 2 half nt mdl-iterate",
       "528 64 560 4 float nd mdl-iterate",
       "400 64 432 24 float nd norm-iterate",
+      // C's base blocks along M first (SetTraverse(FIRSTM): iterateOrder ORDER_M).
+      "272 160 288 1 half nt norm-orderm",
+      "528 64 560 4 float nd mdl-iterate-orderm",
   };
   for (const std::string& c : cases) {
     TempDir dir;
@@ -155,10 +158,14 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
     int m, k, n, blocks;
     std::string c, b, tmpl;
   };
-  const std::vector<Case> cases = {
-      {400, 64, 432, 24, "float", "nd", "norm"},        {272, 160, 288, 1, "half", "nt", "norm"},
-      {160, 128, 96, 2, "half", "nt", "mdl"},           {192, 96, 160, 4, "float", "nt", "norm"},
-      {272, 160, 288, 1, "half", "nt", "norm-iterate"}, {528, 64, 560, 4, "float", "nd", "mdl-iterate"}};
+  const std::vector<Case> cases = {{400, 64, 432, 24, "float", "nd", "norm"},
+                                   {272, 160, 288, 1, "half", "nt", "norm"},
+                                   {160, 128, 96, 2, "half", "nt", "mdl"},
+                                   {192, 96, 160, 4, "float", "nt", "norm"},
+                                   {272, 160, 288, 1, "half", "nt", "norm-iterate"},
+                                   {528, 64, 560, 4, "float", "nd", "mdl-iterate"},
+                                   {272, 160, 288, 1, "half", "nt", "norm-orderm"},
+                                   {528, 64, 560, 4, "float", "nd", "mdl-iterate-orderm"}};
   for (const Case& c : cases) {
     TempDir dir;
     const std::string args = std::to_string(c.m) + " " + std::to_string(c.k) + " " + std::to_string(c.n) +
@@ -167,17 +174,19 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
     INFO(args << "\n" << r.out << r.err);
     REQUIRE(r.status == 0);
     const bool mdl = c.tmpl.rfind("mdl", 0) == 0, loop = c.tmpl.find("-iterate") != std::string::npos;
+    const bool order_m = c.tmpl.find("-orderm") != std::string::npos;
     const auto t = tiling_of(r.out);
     const int used = t.at("usedCoreNum");
     const int split_m = (c.m + t.at("singleCoreM") - 1) / t.at("singleCoreM");
-    const std::string gen =
-        "gen --dtype half --c-dtype " + c.c + " --b-layout " + c.b + " --m " + std::to_string(c.m) + " --k " +
-        std::to_string(c.k) + " --n " + std::to_string(c.n) + " --cores " + std::to_string(used) +
-        " --split " + std::to_string(split_m) + "x" + std::to_string(used / split_m) + " --base " +
-        std::to_string(t.at("baseM")) + "x" + std::to_string(t.at("baseN")) + "x" +
-        std::to_string(t.at("baseK")) + " --template " + (mdl ? "mdl" : "norm") +
-        " --a-load load3d --depth-a1 2 --depth-b1 2 --step-ka 1 --step-kb 1" + " --l0-buffers " +
-        std::to_string(t.at("dbL0A")) + " --timing-only --out " + dir.file("gen");
+    const std::string gen = "gen --dtype half --c-dtype " + c.c + " --b-layout " + c.b + " --m " +
+                            std::to_string(c.m) + " --k " + std::to_string(c.k) + " --n " +
+                            std::to_string(c.n) + " --cores " + std::to_string(used) + " --split " +
+                            std::to_string(split_m) + "x" + std::to_string(used / split_m) + " --base " +
+                            std::to_string(t.at("baseM")) + "x" + std::to_string(t.at("baseN")) + "x" +
+                            std::to_string(t.at("baseK")) + " --template " + (mdl ? "mdl" : "norm") +
+                            " --a-load load3d --depth-a1 2 --depth-b1 2 --step-ka 1 --step-kb 1" +
+                            " --l0-buffers " + std::to_string(t.at("dbL0A")) + " --iterate-order " +
+                            (order_m ? "m" : "n") + " --timing-only --out " + dir.file("gen");
     const Result g = run_sim(gen);
     INFO(gen << "\n" << g.out << g.err);
     REQUIRE(g.status == 0);

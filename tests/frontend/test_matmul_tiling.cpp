@@ -81,6 +81,13 @@ TEST_CASE("Matmul tiling: one core, the kernel's struct, SaveToBuffer's bytes", 
   TCubeTiling copy;
   std::memcpy(&copy, buf.data(), sizeof copy);
   CHECK(copy.singleCoreN == 1024);
+  // SetTraverse(FIRSTM): C's base blocks along M first.
+  t.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTM);
+  REQUIRE(t.GetTiling(k) == 0);
+  CHECK(k.iterateOrder == 0);
+  t.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTN);
+  REQUIRE(t.GetTiling(k) == 0);
+  CHECK(k.iterateOrder == 1);
 }
 
 TEST_CASE("Matmul tiling: SetFixSplit, SetSingleShape, GetCoreNum", "[units][matmul_api]") {

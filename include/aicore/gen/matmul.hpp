@@ -7,7 +7,7 @@
 //   b  B, K x N row-major (ND), or B transposed: N x K row-major ("nt", ND-transposed)
 //   c  C, M x N row-major in the output type: half/bf16 (Fixpipe converts the fp32 L0C cells,
 //      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
-// Per output block (m-blocks outer, n-blocks inner) and K step of base_k:
+// Per output block (m-blocks outer, n-blocks inner; order_m: the other way) and K step of base_k:
 //   MTE2  DataCopyNd2Nz of the A tile and of the B tile into an L1 slot (ND -> NZ)
 //   MTE1  LoadData of A into an L0A slot (NZ -> Zz; with load3d_a one LoadData3DV2) and of B into an
 //         L0B slot (nt: as it is, one LoadData; nd: each 16 x 16 fractal transposed)
@@ -55,6 +55,9 @@ struct MatmulOptions {
   // A L1 -> L0A by one LoadData3DV2 (Load3Dv2, the A tile read as a 1-row feature map) per K step,
   // as the Matmul NORM template does, instead of one LoadData 2D per fractal row or column.
   bool load3d_a = false;
+  // C's base blocks walked along M first (the Matmul API's iterateOrder ORDER_M: n-blocks outer,
+  // m-blocks inner) instead of along N (ORDER_N, the default: m-blocks outer, n-blocks inner).
+  bool order_m = false;
 };
 
 struct MatmulPlan {

@@ -69,6 +69,10 @@ enum class DataType : int32_t {
   DT_INT4 = 29,
 };
 
+// SetTraverse: FIRSTM walks C's base blocks along M first (iterateOrder ORDER_M), FIRSTN and NOSET
+// along N first (ORDER_N, aicore-sim's default).
+enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+
 // The settings both tilings share.
 class MatmulApiTilingBase {
  public:
@@ -90,6 +94,10 @@ class MatmulApiTilingBase {
   int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
   // The bytes of L1, L0C, UB and the bias table the Matmul may use (-1: all of the core's).
   int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1, int32_t btSize = -1);
+  int32_t SetTraverse(MatrixTraverse traverse) {
+    traverse_ = traverse;
+    return 0;
+  }
   // 0 on success; -1 (and why, on stderr) when the tiling cannot be made.
   int64_t GetTiling(optiling::TCubeTiling& tiling);
   int64_t GetTiling(AscendC::tiling::TCubeTiling& tiling);
@@ -111,6 +119,7 @@ class MatmulApiTilingBase {
   bool is_bias_ = false;
   int32_t base_m_ = -1, base_n_ = -1, base_k_ = -1;
   int32_t l1_limit_ = -1, l0c_limit_ = -1;
+  MatrixTraverse traverse_ = MatrixTraverse::NOSET;
   int32_t dim_ = -1;  // MultiCoreMatmulTiling::SetDim
   int32_t single_m_ = -1, single_n_ = -1, single_k_ = -1;
   int32_t used_m_ = 1, used_n_ = 1;  // the split the last GetTiling chose

@@ -5,7 +5,7 @@
 // loop). The host checks C bit for bit against a plain double loop rounded to C's type by its own
 // conversion below, and prints "matmul_api: ok" or what differs.
 //
-// Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate] [BASEM BASEN BASEK]
+// Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate][-orderm] [BASEM BASEN BASEK]
 // (B given K x N, or transposed: N x K; the last three: SetFixSplit). The data are multiples of
 // 1/8 in [-1, 1]: every fp32 sum is exact, so the golden is exact.
 #include <algorithm>
@@ -133,9 +133,11 @@ int32_t main(int32_t argc, char* argv[]) {
   const int M = std::atoi(argv[1]), K = std::atoi(argv[2]), N = std::atoi(argv[3]),
             blocks = std::atoi(argv[4]);
   const std::string ctype = argv[5], mode = argv[7];
-  // norm|mdl, or norm-iterate|mdl-iterate: the Iterate / GetTensorC loop instead of IterateAll.
+  // norm|mdl, then -iterate: the Iterate / GetTensorC loop instead of IterateAll; -orderm:
+  // SetTraverse(FIRSTM), C's base blocks along M first.
   const std::string tmpl = mode.substr(0, mode.find('-'));
   g_iterate = mode.find("-iterate") != std::string::npos;
+  const bool order_m = mode.find("-orderm") != std::string::npos;
   g_btrans = std::string(argv[6]) == "nt";
   const size_t c_size = ctype == "float" ? 4 : 2;
 
@@ -152,6 +154,7 @@ int32_t main(int32_t argc, char* argv[]) {
   cubeTiling.SetOrgShape(M, N, K);
   cubeTiling.SetBias(false);
   cubeTiling.SetBufferSpace(-1, -1, -1);
+  if (order_m) cubeTiling.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTM);
   if (argc >= 11) cubeTiling.SetFixSplit(std::atoi(argv[8]), std::atoi(argv[9]), std::atoi(argv[10]));
   optiling::TCubeTiling tilingData;
   if (cubeTiling.GetTiling(tilingData) == -1) {
