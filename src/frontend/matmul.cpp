@@ -123,11 +123,11 @@ void MatmulCore::set_b(const void* gm, bool transpose, CallSite site) {
 
 void MatmulCore::set_bias(CallSite site) {
   fail(site, "Matmul::SetBias",
-       "a bias is not supported yet by aicore-sim's Matmul (the bias table is not modelled)");
+       "a bias is not supported yet by aicore-sim's Matmul (its schedule, gen's, has none)");
 }
 
 void MatmulCore::unsupported(const char* api, const std::string& what, CallSite site) {
-  fail(site, api, what + " is not supported yet by aicore-sim's Matmul (IterateAll is)");
+  fail(site, api, what + " is not supported yet by aicore-sim's Matmul");
 }
 
 void MatmulCore::set_tail(int32_t m, int32_t n, int32_t k, CallSite site) {
