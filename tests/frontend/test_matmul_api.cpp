@@ -147,6 +147,25 @@ TEST_CASE("Matmul API: host tiling picks 128 x 256 x 64 and a 16-aligned split o
   }
 }
 
+TEST_CASE("Matmul API: the host tiling answers for the configuration the launches run with", "[matmul_api]") {
+  TempDir dir;
+  // chip.cores = 4: SetDim(24) is refused, SetDim(4) splits 400 x 432 into 2 x 2 parts of 208 x 224.
+  Result r =
+      run_matmul("400 64 432 24 float nd norm", {"--out=" + dir.file("out"), "-q", "--set=chip.cores=4"});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("matmul_api: GetTiling failed") != std::string::npos);
+  CHECK(r.err.find("aicore-sim: MatmulApi Tiling: GetTiling fails: SetDim(24) is more than the SoC's 4 cores "
+                   "(chip.cores)") != std::string::npos);
+  r = run_matmul("400 64 432 4 float nd norm", {"--out=" + dir.file("out"), "-q", "--set=chip.cores=4"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("matmul_api: ok") != std::string::npos);
+  const auto t = tiling_of(r.out);
+  CHECK(t.at("usedCoreNum") == 4);
+  CHECK(t.at("singleCoreM") == 208);
+  CHECK(t.at("singleCoreN") == 224);
+}
+
 TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe's flags aside",
           "[matmul_api][gen]") {
   const int line = line_of(kKernel, "// MATMUL_ITERATE_ALL"), iterate = line_of(kKernel, "// MATMUL_ITERATE"),
