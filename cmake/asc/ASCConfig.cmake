@@ -26,3 +26,13 @@ endif()
 unset(_aicore_asc_at)
 include("${AICORE_SIM_ASC_DIR}/AicoreSimRunMode.cmake")
 set(ASC_FOUND TRUE)
+# The CANN host libraries the samples link beside their `.asc` (target_link_libraries(demo PRIVATE
+# tiling_api register platform m dl), some graph_base and unified_dlog): empty targets here. What
+# aicore-sim has of them, the Matmul host tiling and the platform (tiling/tiling_api.h,
+# tiling/platform/platform_ascendc.h), is in the front end's runtime that asc-cc links anyway.
+foreach(_aicore_asc_lib tiling_api register platform graph_base unified_dlog)
+  if(NOT TARGET ${_aicore_asc_lib})
+    add_library(${_aicore_asc_lib} INTERFACE IMPORTED GLOBAL)
+  endif()
+endforeach()
+unset(_aicore_asc_lib)

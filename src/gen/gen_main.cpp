@@ -67,6 +67,8 @@ std::string gen_usage(const std::string& program) {
          "                      that one round's reads fit L2 (default 1)\n"
          "  --a-load 2d|load3d  A L1 -> L0A by LoadData 2D per fractal row or column (2d, default) or by\n"
          "                      one LoadData3DV2 (Load3Dv2) per K step (load3d)\n"
+         "  --iterate-order n|m C's base blocks along N first (n, default: ORDER_N) or along M first (m:\n"
+         "                      ORDER_M)\n"
          "  --b-layout nd|nt    B as K x N row-major (nd) or N x K row-major, B transposed (nt, default)\n"
          "  --base MxNxK        base block base_m x base_n x base_k (default 128x256x64)\n"
          "  --l1-buffers 1|2    L1 slots (default 2); --l0-buffers 1|2: L0A/L0B slots (default 2)\n"

@@ -113,16 +113,24 @@ MatmulPlan plan_of(const Args& args) {
         "step), not '" +
         al + "'");
   o.load3d_a = al == "load3d";
+  const std::string order = args.str("iterate-order", "n");
+  if (order != "n" && order != "m")
+    args.fail(
+        "--iterate-order must be n (C's base blocks along N first, ORDER_N) or m (along M first, ORDER_M), "
+        "not '" +
+        order + "'");
+  o.order_m = order == "m";
   if (o.blocks && !args.flag("timing-only"))
     args.fail("--blocks N writes a partial kernel, which has no golden: give it with --timing-only");
   return make_matmul_plan(s, o);
 }
 
 int run(const std::vector<std::string>& argv, std::ostream& out, const std::string& program) {
-  const Args args("gen", argv, {"m",        "k",       "n",          "dtype",      "c-dtype",   "unit-flag",
-                                "b-layout", "base",    "l1-buffers", "l0-buffers", "blocks",    "values",
-                                "seed",     "out",     "name",       "cores",      "split",     "template",
-                                "step-ka",  "step-kb", "depth-a1",   "depth-b1",   "l2-rounds", "a-load"},
+  const Args args("gen", argv,
+                  {"m",        "k",          "n",          "dtype",        "c-dtype", "unit-flag", "b-layout",
+                   "base",     "l1-buffers", "l0-buffers", "blocks",       "values",  "seed",      "out",
+                   "name",     "cores",      "split",      "template",     "step-ka", "step-kb",   "depth-a1",
+                   "depth-b1", "l2-rounds",  "a-load",     "iterate-order"},
                   {"timing-only", "help"});
   if (args.flag("help")) {
     out << gen_usage(program);

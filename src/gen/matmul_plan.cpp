@@ -151,6 +151,27 @@ MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n
   return part_plan(whole, 0, whole.shape.M, split_m, split_n, core);
 }
 
+MatmulPlan window_plan(const MatmulPlan& whole, uint32_t m_begin, uint32_t rows, uint32_t n_begin,
+                       uint32_t cols) {
+  const auto check = [](const char* what, uint32_t begin, uint32_t size, uint32_t limit) {
+    if (size == 0 || size % 16 || begin % 16)
+      bad(std::string("the part's ") + what + " (" + std::to_string(begin) + "+" + std::to_string(size) +
+          ") must start at and span positive multiples of 16");
+    if (uint64_t{begin} + size > limit)
+      bad(std::string("the part's ") + what + " " + std::to_string(begin) + "+" + std::to_string(size) +
+          " run past C's " + std::to_string(limit));
+  };
+  check("rows", m_begin, rows, whole.shape.M);
+  check("columns", n_begin, cols, whole.shape.N);
+  MatmulPlan p = whole;
+  p.m_begin = m_begin;
+  p.m_end = m_begin + rows;
+  p.n_begin = n_begin;
+  p.n_end = n_begin + cols;
+  set_window(p);
+  return p;
+}
+
 std::vector<MatmulPlan> core_rounds(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n,
                                     uint32_t core) {
   const uint32_t rounds = whole.opt.l2_rounds;
@@ -185,6 +206,7 @@ std::string MatmulPlan::describe() const {
   if (opt.l2_rounds > 1)
     s += ", L2 round " + std::to_string(round + 1) + " of " + std::to_string(opt.l2_rounds);
   if (opt.load3d_a) s += ", A by Load3Dv2";
+  if (opt.order_m) s += ", blocks along M first";
   if (cores > 1)
     s += "; core " + std::to_string(core) + " of " + std::to_string(cores) + ": C rows " +
          std::to_string(m_begin) + "+" + std::to_string(m_end - m_begin) + ", cols " +

@@ -157,8 +157,10 @@ class Builder {
     const auto& o = p0_.opt;
     const MatmulPlan& p = *p_;
     Step st;
-    st.m0 = p.m_begin + static_cast<uint32_t>(block / p.n_blocks) * o.base_m;
-    st.n0 = p.n_begin + static_cast<uint32_t>(block % p.n_blocks) * o.base_n;
+    const uint64_t bm = o.order_m ? block % p.m_blocks : block / p.n_blocks;
+    const uint64_t bn = o.order_m ? block / p.m_blocks : block % p.n_blocks;
+    st.m0 = p.m_begin + static_cast<uint32_t>(bm) * o.base_m;
+    st.n0 = p.n_begin + static_cast<uint32_t>(bn) * o.base_n;
     st.k0 = kt * o.base_k;
     st.mr = std::min(o.base_m, p.m_end - st.m0);
     st.nr = std::min(o.base_n, p.n_end - st.n0);

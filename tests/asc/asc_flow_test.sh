@@ -4,7 +4,8 @@
 # find_package(ASC) and LANGUAGES ASC CXX configured with that prefix on CMAKE_PREFIX_PATH and
 # -DCMAKE_ASC_RUN_MODE=sim, built with make, ./demo run in its build folder; then the output bytes
 # against an independent reference (check_c.py), the simulation's files in $AICORE_SIM_OUT and,
-# without it, beside the binary, and the run-mode checks. Run by CTest (asc.installed_flow):
+# without it, beside the binary, a Matmul API `.asc` linking the samples' CANN host libraries, and
+# the run-mode checks. Run by CTest (asc.installed_flow):
 #   asc_flow_test.sh CMAKE BUILD_DIR SOURCE_DIR
 set -euo pipefail
 cmake_cmd=$1 build=$2 src=$3
@@ -37,6 +38,14 @@ blocks=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv
 mkdir -p "$tmp/elsewhere/input" "$tmp/elsewhere/output"
 (cd "$tmp/elsewhere" && "$tmp/b/demo" >/dev/null 2>&1) || fail "demo from another folder"
 [ -f "$tmp/b/aicore-sim-out/int8_mmad/stats.json" ] || fail "no aicore-sim-out/int8_mmad/stats.json beside the binary"
+
+# A Matmul API sample's layout: the host tiling in the `.asc`, the CANN host libraries linked.
+"$cmake_cmd" -S "$src/tests/asc/project_matmul" -B bm -DCMAKE_ASC_RUN_MODE=sim -DCMAKE_PREFIX_PATH="$P" \
+  -DASC_TEST_SOURCE="$src/tests/asc/matmul_api.asc" >cfgm.log 2>&1 || { cat cfgm.log >&2; fail "configure matmul"; }
+"$cmake_cmd" --build bm >buildm.log 2>&1 || { cat buildm.log >&2; fail "build matmul"; }
+(cd bm && AICORE_SIM_OUT="$tmp/simoutm" ./demo >demo.out 2>demo.err) || { cat bm/demo.out bm/demo.err >&2; fail "matmul demo exited"; }
+grep -q "matmul_asc 240x96x272 on 24 block(s): match" bm/demo.out || { cat bm/demo.out >&2; fail "matmul demo's own check"; }
+[ -f "$tmp/simoutm/matmul_asc/stats.json" ] || fail "no stats.json in \$AICORE_SIM_OUT/matmul_asc"
 
 # The run mode: cpu works as sim; anything else is refused at configure time, naming the modes.
 cd "$tmp"

@@ -11,6 +11,7 @@
 #include "aicore/common/error.hpp"
 #include "aicore/gen/cli.hpp"
 #include "aicore/gen/matmul.hpp"
+#include "aicore/trace/writer.hpp"
 #include "machine.hpp"
 
 using namespace aicore;
@@ -182,6 +183,13 @@ TEST_CASE("matmul: exact data is bit-exact in program order and in random pipe i
     c.o.load3d_a = true;
     both.push_back(c);
   }
+  // And C's base blocks along M first (iterateOrder ORDER_M) for the cases of several blocks.
+  for (Case c : cases) {
+    c.o.order_m = true;
+    both.push_back(c);
+    c.o.unit_flag = false;
+    both.push_back(c);
+  }
   for (const Case& c : both) {
     const auto p = plan(c.m, c.k, c.n, c.t, c.b, c.o);
     CAPTURE(p.describe());
@@ -279,6 +287,57 @@ TEST_CASE("matmul: core_plan cuts C into 16-aligned parts, the last row/column o
       Catch::Contains("--split 6x1 leaves cores without work: 80 x 48 cut in parts of 16 x 48"));
 }
 
+TEST_CASE("matmul: order_m walks C's base blocks along M first", "[gen][matmul]") {
+  // 160 x 192 in 64 x 128 blocks: 3 x 2 blocks. Along N first (the default) the Fixpipes write
+  // blocks (0,0) (0,1) (1,0) (1,1) (2,0) (2,1); along M first (0,0) (1,0) (2,0) (0,1) (1,1) (2,1).
+  // Hand-computed byte offsets in C (fp32, 192 columns): row r, column c at (r * 192 + c) * 4.
+  const auto offsets = [](bool order_m) {
+    gen::MatmulOptions o{64, 128, 64};
+    o.order_m = order_m;
+    std::vector<uint64_t> out;
+    for (const auto& e : gen::emit_matmul(plan(160, 96, 192, isa::DType::Half, BLayout::NT, o)))
+      if (const auto* f = std::get_if<isa::Fixpipe>(&e.op)) out.push_back(f->dst.offset);
+    return out;
+  };
+  const auto at = [](uint64_t r, uint64_t c) { return (r * 192 + c) * 4; };
+  CHECK(offsets(false) ==
+        std::vector<uint64_t>{at(0, 0), at(0, 128), at(64, 0), at(64, 128), at(128, 0), at(128, 128)});
+  CHECK(offsets(true) ==
+        std::vector<uint64_t>{at(0, 0), at(64, 0), at(128, 0), at(0, 128), at(64, 128), at(128, 128)});
+}
+
+TEST_CASE("matmul: window_plan is core_plan's part given by its place, checked", "[gen][matmul][cores]") {
+  gen::MatmulShape s;
+  s.M = 400;
+  s.K = 64;
+  s.N = 432;
+  const gen::MatmulPlan whole = gen::make_matmul_plan(s, gen::MatmulOptions{});
+  // 400 / 4 = 100 -> 112 rows a part (the fourth 64); 432 / 2 = 216 -> 224 columns (the second 208).
+  for (uint32_t c : {0u, 5u, 7u}) {
+    const gen::MatmulPlan want = gen::core_plan(whole, 4, 2, c);
+    const gen::MatmulPlan got = gen::window_plan(whole, want.m_begin, want.m_end - want.m_begin, want.n_begin,
+                                                 want.n_end - want.n_begin);
+    CHECK(got.m_blocks == want.m_blocks);
+    CHECK(got.n_blocks == want.n_blocks);
+    CHECK(got.l0c_buffers == want.l0c_buffers);
+    // The same program but for the core numbers (which emit_matmul does not use).
+    const auto a = gen::emit_matmul(got), b = gen::emit_matmul(want);
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      CHECK(trace::format_instruction(a[i].op, {"a", "b", "c"}) ==
+            trace::format_instruction(b[i].op, {"a", "b", "c"}));
+  }
+  // The last part: rows 336+64, columns 224+208, hand-computed: 1 x 1 blocks of 64 x 208, one L0C slot.
+  const gen::MatmulPlan last = gen::window_plan(whole, 336, 64, 224, 208);
+  CHECK(last.m_blocks == 1);
+  CHECK(last.n_blocks == 1);
+  CHECK(last.l0c_buffers == 1);
+  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 24, 0, 16), Catch::Contains("rows (0+24) must start at"));
+  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 16, 8, 16), Catch::Contains("columns (8+16) must start at"));
+  CHECK_THROWS_WITH(gen::window_plan(whole, 384, 32, 0, 16), Catch::Contains("rows 384+32 run past C's 400"));
+  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 0, 0, 16), Catch::Contains("rows (0+0)"));
+}
+
 TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
   auto run = [](const std::vector<std::string>& args) {
     std::ostringstream o, e;
@@ -308,6 +367,11 @@ TEST_CASE("matmul: gen --dtype errors name the option", "[gen][matmul][cli]") {
   CHECK(first_line(r.second) ==
         "gen: error: --a-load must be 2d (LoadData 2D per fractal row or column) or load3d (one LoadData3DV2 "
         "per K step), not '3d'");
+  r = run(with({"--iterate-order", "k"}));
+  CHECK(r.first == 2);
+  CHECK(first_line(r.second) ==
+        "gen: error: --iterate-order must be n (C's base blocks along N first, ORDER_N) or m (along M first, "
+        "ORDER_M), not 'k'");
   r = run(with({"--timing-only", "--values", "random"}));
   CHECK(first_line(r.second) ==
         "gen: error: --values chooses the data: it has no meaning with --timing-only");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `cmake --install` to a temporary prefix, then the tree moved elsewhere (so nothing can lean on the
 # paths it was installed to, nor on the source tree): --version, a shipped trace run from another
-# folder, `kernel` on the installed example, the presets-folder error, and AICORE_CONFIGS_DIR.
+# folder, `kernel` on the installed examples (one with the Matmul API), the presets-folder error, and
+# AICORE_CONFIGS_DIR.
 # Run by CTest (install.moved_tree):
 #   install_test.sh CMAKE BUILD_DIR SOURCE_DIR VERSION [PYTHON]
 # With PYTHON (the build has the Python API): `import aicore_sim` from the moved tree's site folder
@@ -40,6 +41,12 @@ grep -q -- "-I$P/include/aicore-sim/ascendc" k.err || fail "kernel did not compi
 grep -q -- "$P/lib/aicore-sim/libaicore_frontend.a" k.err || fail "kernel did not link $P/lib/aicore-sim"
 grep -q "dense_mmad 32x48x32 on 1 block(s): match" k.out || { cat k.out >&2; fail "kernel result"; }
 [ -f k/dense_mmad/stats.json ] || fail "kernel wrote no k/dense_mmad/stats.json"
+# The Matmul API's headers (lib/, tiling/, kernel_tiling/) and the generator's archive it runs on.
+cp "$P/share/aicore-sim/examples/ascendc/matmul_api.cpp" .
+"$P/bin/aicore-sim" kernel matmul_api.cpp --out km -v --check none -- -O0 >km.out 2>km.err \
+  || { cat km.out km.err >&2; fail "kernel matmul_api exited $?"; }
+grep -q -- "$P/lib/aicore-sim/libaicore_gen.a" km.err || fail "kernel matmul_api did not link the installed aicore_gen"
+grep -q "matmul_api 256x192x384 on 4 block(s): match" km.out || { cat km.out >&2; fail "kernel matmul_api result"; }
 
 if [ -n "$python" ]; then
   site=$P/lib/python3/dist-packages

@@ -35,7 +35,10 @@ for f in /usr/bin/aicore-sim /usr/share/aicore-sim/configs/arch2201.yaml /usr/sh
          /usr/lib/aicore-sim/libaicore_frontend.a /usr/lib/aicore-sim/libaicore_session.a \
          /usr/share/doc/aicore-sim/README.md /usr/share/doc/aicore-sim/docs/cli.md \
          /usr/lib/cmake/ASC/ASCConfig.cmake /usr/lib/cmake/ASC/CMakeDetermineASCCompiler.cmake \
-         /usr/include/aicore-sim/ascendc/acl/acl.h; do
+         /usr/include/aicore-sim/ascendc/acl/acl.h /usr/include/aicore-sim/ascendc/lib/matmul_intf.h \
+         /usr/include/aicore-sim/ascendc/tiling/tiling_api.h /usr/include/aicore-sim/ascendc/tiling/platform/platform_ascendc.h \
+         /usr/include/aicore-sim/ascendc/kernel_tiling/kernel_tiling.h /usr/lib/aicore-sim/libaicore_gen.a \
+         /usr/share/aicore-sim/examples/ascendc/matmul_api.cpp; do
   grep -qx "$f" "$tmp/files" || fail "the package lacks $f"
 done
 if [ -n "$python" ]; then

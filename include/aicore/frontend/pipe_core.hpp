@@ -65,6 +65,13 @@ class PipeCore {
   void release_event(AscendC::HardEvent e, int8_t id);
   // The id alloc_event would return, without taking it (-1 when all 8 are taken).
   int8_t fetch_event(AscendC::HardEvent e) const;
+  // Whether id `id` of `e` is taken (by the TPipe, a queue or AllocEventID).
+  bool event_taken(AscendC::HardEvent e, int id) const {
+    return id >= 0 && id < 64 && (taken_[static_cast<size_t>(e)] >> id & 1u);
+  }
+  // Bytes of a hardware buffer InitBuffer has carved so far.
+  uint64_t pool_used(AscendC::Hardware h) const { return pool_top_[static_cast<size_t>(h)]; }
+  bool destroyed() const { return destroyed_; }
 
  private:
   uint32_t carve(AscendC::TPosition pos, uint32_t len, CallSite site, const char* api);

@@ -7,7 +7,7 @@
 //   b  B, K x N row-major (ND), or B transposed: N x K row-major ("nt", ND-transposed)
 //   c  C, M x N row-major in the output type: half/bf16 (Fixpipe converts the fp32 L0C cells,
 //      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
-// Per output block (m-blocks outer, n-blocks inner) and K step of base_k:
+// Per output block (m-blocks outer, n-blocks inner; order_m: the other way) and K step of base_k:
 //   MTE2  DataCopyNd2Nz of the A tile and of the B tile into an L1 slot (ND -> NZ)
 //   MTE1  LoadData of A into an L0A slot (NZ -> Zz; with load3d_a one LoadData3DV2) and of B into an
 //         L0B slot (nt: as it is, one LoadData; nd: each 16 x 16 fractal transposed)
@@ -55,6 +55,9 @@ struct MatmulOptions {
   // A L1 -> L0A by one LoadData3DV2 (Load3Dv2, the A tile read as a 1-row feature map) per K step,
   // as the Matmul NORM template does, instead of one LoadData 2D per fractal row or column.
   bool load3d_a = false;
+  // C's base blocks walked along M first (the Matmul API's iterateOrder ORDER_M: n-blocks outer,
+  // m-blocks inner) instead of along N (ORDER_N, the default: m-blocks outer, n-blocks inner).
+  bool order_m = false;
 };
 
 struct MatmulPlan {
@@ -91,6 +94,12 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt);
 // Cube work in 16-row fractals), the last row and column of parts taking what is left. Throws
 // InputError when a part would be empty (too many parts for the matrix).
 MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core);
+// One core's part of `whole`'s C given by its place: rows [m_begin, m_begin + rows), columns
+// [n_begin, n_begin + cols) (the Matmul API's SetTail part, at row and column 0 of the tensors it
+// was given). GM offsets and strides stay those of the whole matrices, as in core_plan. Throws
+// InputError when the part is empty, not made of 16-row/column multiples or outside C.
+MatmulPlan window_plan(const MatmulPlan& whole, uint32_t m_begin, uint32_t rows, uint32_t n_begin,
+                       uint32_t cols);
 // With opt.l2_rounds R: C's rows cut into R rounds (ceil(M / R) rounded up to 16 rows, the last
 // shorter), each round's rows split like core_plan splits the whole; core `core`'s part of every
 // round, in round order. R = 1: {core_plan(...)} (or the whole on one core).

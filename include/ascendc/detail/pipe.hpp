@@ -209,6 +209,8 @@ class TPipe {
     return core_.fetch_event(evt);
   }
 
+  aicore::frontend::PipeCore& core() { return core_; }  // for the front end (the Matmul API)
+
  private:
   aicore::frontend::PipeCore core_;
   CallSite site_;
