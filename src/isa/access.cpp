@@ -184,6 +184,24 @@ struct Exact {
     out.seal();
   }
 
+  // Each repeat reads its square (whole) and writes its one or two whole fractals.
+  void operator()(const LoadDataWithTranspose& o) {
+    if (o.repeatTimes == 0) return;
+    const uint64_t square = transpose_square_bytes(o.dtype), fractals = transpose_fractals(o.dtype);
+    const uint64_t first = o.src.offset + uint64_t{o.startIndex} * square;
+    out.open("src", Space::L1, 0, false);
+    for (uint64_t i = 0; i < o.repeatTimes; ++i)
+      out.append(first + i * o.srcStride * square, first + i * o.srcStride * square + square);
+    out.seal();
+    out.open("dst", o.dst.space, 0, true);
+    for (uint64_t i = 0; i < o.repeatTimes; ++i)
+      for (uint64_t f = 0; f < fractals; ++f) {
+        const uint64_t d = transpose_dst_fractal(o, i, f);
+        out.append(d, d + kFractalBytes);
+      }
+    out.seal();
+  }
+
   // A in L0A (Zz): fractal (m1, k1) at (m1 * K1 + k1) * 512, row = m % 16, bytes of k < K.
   void zz(const MmadCommon& o, uint64_t k_bytes) {
     const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);

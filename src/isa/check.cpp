@@ -156,6 +156,12 @@ struct FieldCheck {
            "16-row block of the im2col matrix (got " +
                num(o.mExtension) + "; the matrix has " + num(s.rows) + " rows)");
   }
+  void operator()(const LoadDataWithTranspose& o) const {
+    need_align("dst", o.dst, kFractalBytes);
+    need_align("src", o.src, 32);
+    if (!(o.addrMode == 0))
+      fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
+  }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
     need_align("dst", o.dst, dst_align);
     need_align("fm", o.fm, kFractalBytes);
@@ -279,6 +285,15 @@ struct FootprintOf {
     fp.add(Space::L1, 0, o.src.offset, o.src.offset + s.map_bytes, false);
     fp.add(o.dst.space, 0, o.dst.offset, o.dst.offset + s.dst_bytes, true);
   }
+  // The hull of the squares read and of the fractals written (isa/check.hpp transpose_* helpers).
+  void operator()(const LoadDataWithTranspose& o) {
+    if (o.repeatTimes == 0) return;
+    const uint64_t r = o.repeatTimes, square = transpose_square_bytes(o.dtype);
+    const uint64_t first = o.src.offset + uint64_t{o.startIndex} * square;
+    fp.add(Space::L1, 0, first, first + ((r - 1) * o.srcStride + 1) * square, false);
+    const uint64_t last = transpose_dst_fractal(o, r - 1, transpose_fractals(o.dtype) - 1);
+    fp.add(o.dst.space, 0, o.dst.offset, last + kFractalBytes, true);
+  }
   void mmad(const MmadCommon& o, uint64_t fm_fractals, uint64_t filter_fractals, bool sparse) {
     const uint64_t m1 = ceil_div(o.m, 16), n1 = ceil_div(o.n, 16);
     fp.add(Space::L0A, 0, o.fm.offset, o.fm.offset + fm_fractals * kFractalBytes, false);
@@ -325,6 +340,30 @@ struct FootprintOf {
 
 }  // namespace
 
+uint64_t transpose_square_bytes(DType t) {
+  return uint64_t{transpose_fractals(t)} * kFractalBytes;
+}
+
+uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, uint64_t fractal) {
+  return o.dst.offset +
+         (repeat * (uint64_t{o.dstGap} + 1) + fractal * (uint64_t{o.dstFracGap} + 1)) * kFractalBytes;
+}
+
+// Row k, column j of destination fractal f is, in the square S:
+//   b16: S[j][k] of the 16 x 16 fractal;
+//   b8:  S[j][16f + k] of the 32 x 32 square the two 16 x 32 fractals make stacked;
+//   b32: S[8f + j][k] of the 16 x 16 square the two 16 x 8 fractals make side by side.
+uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col) {
+  switch (size_of(t)) {
+    case 1:
+      return uint64_t{col} * 32 + 16 * fractal + row;
+    case 2:
+      return (uint64_t{col} * 16 + row) * 2;
+    default:
+      return (row / 8) * uint64_t{kFractalBytes} + (8 * fractal + col) * 32 + (row % 8) * 4;
+  }
+}
+
 uint32_t k0_of(DType t) {
   return t == DType::Int8 ? 32 : 16;
 }
@@ -354,6 +393,8 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
     return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
+  if (const auto* l = std::get_if<LoadDataWithTranspose>(&op))
+    return uint64_t{l->repeatTimes} * transpose_fractals(l->dtype) * kFractalBytes;
   if (const auto* l = std::get_if<LoadData3DV2>(&op))  // the elements written
     return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * size_of(l->dtype);
   return 0;  // Mmad, MmadWithSparse, sync

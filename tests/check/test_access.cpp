@@ -67,6 +67,16 @@ struct Brute {
       add(o.dst.space, 0, true, o.dst.offset + e.dst, es);
     }
   }
+  // Each repeat reads its whole square (1 or 2 fractals, as the dtype) and writes as many whole
+  // fractals, the second (dstFracGap + 1) fractals after the first.
+  void operator()(const isa::LoadDataWithTranspose& o) {
+    const uint64_t n = isa::size_of(o.dtype) == 2 ? 1 : 2;
+    for (uint64_t i = 0; i < o.repeatTimes; ++i) {
+      add(Space::L1, 0, false, o.src.offset + (o.startIndex + i * o.srcStride) * n * 512, n * 512);
+      for (uint64_t f = 0; f < n; ++f)
+        add(o.dst.space, 0, true, o.dst.offset + (i * (o.dstGap + 1) + f * (o.dstFracGap + 1)) * 512, 512);
+    }
+  }
   void c_matrix(const isa::MmadCommon& o) {
     const uint64_t m1 = isa::ceil_div(o.m, 16), n1 = isa::ceil_div(o.n, 16);
     add(Space::L0C, 0, true, o.dst.offset, m1 * n1 * 1024);
@@ -223,6 +233,25 @@ TEST_CASE("exact accesses: LoadData strides, gaps, re-reads and LoadDataWithSpar
     s.startIndex = static_cast<uint16_t>(rng() % 5);
     s.repeatTimes = static_cast<uint8_t>(rng() % 9);
     compare(s);
+  }
+}
+
+TEST_CASE("exact accesses: LoadDataWithTranspose squares and the fractals of each repeat",
+          "[check][access]") {
+  std::mt19937 rng(21);
+  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Float,
+                              isa::DType::Int32};
+  for (int i = 0; i < 300; ++i) {
+    isa::LoadDataWithTranspose o;
+    o.dtype = types[rng() % 5];
+    o.src = at(Space::L1, rng() % 4 * 32);
+    o.dst = at(rng() % 2 ? Space::L0A : Space::L0B, rng() % 3 * 512);
+    o.startIndex = static_cast<uint16_t>(rng() % 3);
+    o.repeatTimes = static_cast<uint8_t>(rng() % 5);
+    o.srcStride = static_cast<uint16_t>(rng() % 3);
+    o.dstGap = static_cast<uint16_t>(rng() % 3);
+    o.dstFracGap = static_cast<uint16_t>(rng() % 3);
+    compare(o);
   }
 }
 

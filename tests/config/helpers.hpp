@@ -89,6 +89,7 @@ scalar:
   load_data: 23
   load_data_with_sparse: 24
   load_data_3dv2: 33
+  load_data_with_transpose: 34
   mmad: 25
   mmad_with_sparse: 26
   fixpipe: 27

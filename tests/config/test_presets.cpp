@@ -231,4 +231,5 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.scalar.sync_all == 31);
   CHECK(c.scalar.set_atomic == 32);
   CHECK(c.scalar.load_data_3dv2 == 33);
+  CHECK(c.scalar.load_data_with_transpose == 34);
 }

@@ -50,7 +50,7 @@ TEST_CASE("APIs not supported yet fail to compile, naming the API", "[kernel_com
                            "/tests/frontend/kernels/unsupported.cpp --out " + dir.file("out"));
   CHECK(r.status == 2);
   for (const char* m :
-       {"LoadDataWithTranspose is not supported yet", "LoadData from GM (GM -> L0A/L0B/L1) is not supported",
+       {"LoadData from GM (GM -> L0A/L0B/L1) is not supported",
         "LoadData (Load3Dv2): an IsResetLoad3dConfig that leaves the FMATRIX or padding registers",
         "LoadData with LoadData3DParamsV2Pro (its map comes from SetFmatrix) is not supported",
         "DataCopy to GM (L1 -> GM, UB -> GM) is not supported",

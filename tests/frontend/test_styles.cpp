@@ -139,6 +139,24 @@ TEST_CASE("a basic-API half matmul loading A with one Load3Dv2 per K step is cle
   }
 }
 
+TEST_CASE("a basic-API matmul loading B with LoadDataWithTranspose (int8 and half) is clean and bit-exact",
+          "[styles][transpose]") {
+  for (const char* v : {"int8", "half"}) {
+    TempDir dir;
+    const Result r = run_kernel("transpose", v, {"--out=" + dir.file("out"), "-q"});
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("transpose ") + v + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    CHECK(r.err.find("warning") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/transpose/checks.json")));
+    CHECK(checks["reports"].empty());
+    // Every byte of B (128 x 64) goes L1 -> L0B once through the transposing loads.
+    const auto stats = nlohmann::json::parse(slurp(dir.file("out/transpose/stats.json")));
+    CHECK(stats["paths"]["L1->L0B"]["bytes"] == 128 * 64 * (std::string(v) == "half" ? 2 : 1));
+  }
+}
+
 TEST_CASE("a prefetching TQue loop whose producer runs ahead holds its re-sets and stays exact", "[styles]") {
   // With no scalar set-up cost the MTE2 copies run a buffer ahead: re-set ids land before the
   // WaitFlag that clears them, are held (stats.json sync) and the result is still exact.

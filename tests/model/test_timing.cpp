@@ -93,6 +93,34 @@ TEST_CASE("LoadData3DV2: LoadData 2D's path of its destination for the bytes wri
   CHECK(model::cost_of(l, cfg).bytes == 0);
 }
 
+TEST_CASE("LoadDataWithTranspose: LoadData 2D's path of its destination for the fractals written (t-1 / t)",
+          "[timing][mte1]") {
+  auto cfg = published();
+  isa::LoadDataWithTranspose l;
+  l.dst = {Space::L0A, 0, 0};
+  l.src = {Space::L1, 0, 0};
+  l.dtype = isa::DType::Int8;
+  l.repeatTimes = 4;  // 4 squares of 2 fractals: 4096 B
+  CHECK(model::cost_of(l, cfg).bytes == 4096);
+  CHECK(model::cost_of(l, cfg).occupancy == 16);  // 256 B/cycle
+  CHECK(model::cost_of(l, cfg).latency == 28);
+  l.dtype = isa::DType::Half;  // 1 fractal a square: 2048 B
+  CHECK(model::cost_of(l, cfg).occupancy == 8);
+  l.dtype = isa::DType::Float;  // 2 again, whatever the gaps
+  l.dstGap = 3, l.dstFracGap = 5, l.srcStride = 7;
+  CHECK(model::cost_of(l, cfg).occupancy == 16);
+  cfg.mte1.to_l0a.bytes_per_cycle = 255;  // 4096 / 255 = 16.06 -> 17
+  CHECK(model::cost_of(l, cfg).occupancy == 17);
+  cfg.mte1.to_l0a.overhead_cycles += 1;
+  CHECK(model::cost_of(l, cfg).occupancy == 18);
+  cfg.mte1.to_l0a.latency_cycles += 1;
+  CHECK(model::cost_of(l, cfg).latency == 29);
+  l.dst.space = Space::L0B;  // 128 B/cycle
+  CHECK(model::cost_of(l, cfg).occupancy == 32);
+  l.repeatTimes = 0;  // moves nothing
+  CHECK(model::cost_of(l, cfg).bytes == 0);
+}
+
 TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair, plus head",
           "[timing][cube]") {
   const auto cfg = published();

@@ -93,7 +93,7 @@ struct Issue {
 struct Scalar {
   uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, load_data_3dv2 = 0,
            mmad = 0, mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0,
-           sync_all = 0, set_atomic = 0;
+           sync_all = 0, set_atomic = 0, load_data_with_transpose = 0;
 };
 
 // The race checker's one hardware fact (docs/checking.md).

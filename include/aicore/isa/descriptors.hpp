@@ -300,6 +300,27 @@ struct Descriptor<LoadData3DV2> {
       AICORE_OPTIONAL(T, fMatrixCtrl, "take the map from the right FMATRIX register; not modelled (refused)"));
 };
 
+template <>
+struct Descriptor<LoadDataWithTranspose> {
+  using T = LoadDataWithTranspose;
+  static constexpr InstructionFacts facts =
+      runs_on("LoadDataWithTranspose", Pipe::MTE1,
+              "L1 -> L0A/L0B copy of square matrices, each transposed (b8: 32 x 32, b16 and b32: 16 x 16)");
+  static constexpr auto fields = std::make_tuple(
+      AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
+      AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
+      AICORE_OPTIONAL(T, dtype, "element type: int8 (2 fractals a square), half/bf16 (1), float/int32 (2)"),
+      AICORE_OPTIONAL(T, startIndex, "first source square, in squares (1 or 2 fractals, as dtype) from src"),
+      AICORE_REQUIRED(T, repeatTimes, "squares to move (0 = nothing)"),
+      AICORE_OPTIONAL(T, srcStride, "source squares from one repeat's square to the next (0 = the same one)"),
+      AICORE_OPTIONAL(T, dstGap,
+                      "512-byte fractals from the end of a repeat's first destination fractal to the next "
+                      "repeat's first"),
+      AICORE_OPTIONAL(T, dstFracGap,
+                      "512-byte fractals between a repeat's two destination fractals (b8, b32; b16: ignored)"),
+      AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
+};
+
 // clang-format on
 
 // ---- walking it ------------------------------------------------------------------------------

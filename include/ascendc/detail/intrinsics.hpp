@@ -1,5 +1,6 @@
 // The Cube intrinsics of arch 2201: DataCopy GM -> L1 (DataCopyParams, element count, Nd2NzParams),
-// LoadData 2D and Load3Dv2 (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
+// LoadData 2D, Load3Dv2 and LoadDataWithTranspose (L1 -> L0A/L0B, picked by the destination's position),
+// LoadDataWithSparse, Mmad
 // (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
 // (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
 // records one instruction at the caller's line. The operands and element types come from the
@@ -161,6 +162,24 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   std::memcpy(bytes, &params.padValue, sizeof(T));  // the element as it is stored in L1
   op.padValue = 0;
   for (size_t b = 0; b < sizeof(T); ++b) op.padValue |= uint32_t{bytes[b]} << (8 * b);
+  aicore::isa::fill_from_params(op, params);
+  aicore::frontend::issue(op, site, api);
+}
+
+// L1 (A1/B1) -> L0A (A2) or L0B (B2), each square transposed: b8 two 16 x 32 fractals as a
+// 32 x 32 square, b16 one 16 x 16 fractal, b32 two 16 x 8 fractals as a 16 x 16 square
+// (docs/semantics.md, "LoadDataWithTranspose"). The fields are copied by name.
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& params, CallSite site = CallSite::here()) {
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+      "LoadDataWithTranspose takes int8_t/uint8_t, half/bfloat16_t or float/int32_t/uint32_t tensors");
+  const char* api = "LoadDataWithTranspose";
+  aicore::isa::LoadDataWithTranspose op;
+  op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
+  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+  op.dtype = detail::dtype_of<T>();
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }

@@ -72,8 +72,8 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
-// Declared so that kernels naming them get the "not supported yet" of the intrinsic that takes
-// them (intrinsics.hpp) rather than an unknown type.
+// LoadDataWithTranspose's: the documented fields and constructors (startIndex and srcStride in
+// squares, dstGap and dstFracGap in 512-byte fractals).
 struct LoadData2dTransposeParams {
   LoadData2dTransposeParams() {}
   LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,

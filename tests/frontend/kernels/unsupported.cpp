@@ -15,7 +15,6 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   gf.SetGlobalBuffer((__gm__ float*)a);
   LocalTensor<half> l1(TPosition::A1, 0, 256), l0a(TPosition::A2, 0, 256);
   LocalTensor<float> f0a(TPosition::A2, 0, 256), f0b(TPosition::B2, 0, 256), c(TPosition::CO1, 0, 256);
-  LoadDataWithTranspose(l0a, l1, LoadData2dTransposeParams{});
   LoadData(l0a, gh, LoadData2DParams{});
   LoadData<half, kKeepRegisters>(l0a, l1, LoadData3DParamsV2<half>{});
   LoadData(l0a, l1, LoadData3DParamsV2Pro{});
