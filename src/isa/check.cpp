@@ -74,8 +74,9 @@ struct FieldCheck {
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
     if (!(o.sid == 0)) fail(FaultKind::InvalidField, "sid must be 0 (got " + std::to_string(o.sid) + ")");
-    if (!(!o.ifTranspose || o.dtype != DType::Int8))
-      fail(FaultKind::InvalidField, "ifTranspose is only legal for b16 data (half/bf16), not int8");
+    if (o.ifTranspose && size_of(o.dtype) != 2)
+      fail(FaultKind::InvalidField,
+           std::string("ifTranspose is only legal for b16 data (half/bf16), not ") + to_string(o.dtype));
     if (!(o.addrMode == 0))
       fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
   }
@@ -365,7 +366,7 @@ uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col)
 }
 
 uint32_t k0_of(DType t) {
-  return t == DType::Int8 ? 32 : 16;
+  return 32 / size_of(t);
 }
 
 uint64_t Limits::capacity(Space s, uint32_t tensor) const {

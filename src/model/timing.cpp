@@ -98,7 +98,10 @@ struct CostOf {
     return c;
   }
   Cost operator()(const isa::Mmad& o) const {
-    Cost c = cube(o, o.dtype == isa::DType::Int8 ? cfg.cube.int8_k_per_cycle : cfg.cube.b16_k_per_cycle);
+    const uint32_t k = o.dtype == isa::DType::Int8    ? cfg.cube.int8_k_per_cycle
+                       : o.dtype == isa::DType::Float ? cfg.cube.float_k_per_cycle
+                                                      : cfg.cube.b16_k_per_cycle;
+    Cost c = cube(o, k);
     c.macs = c.dense_macs;
     return c;
   }

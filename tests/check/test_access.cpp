@@ -301,10 +301,10 @@ TEST_CASE("exact accesses: LoadData3DV2 reads the map's C0 groups of the window,
 
 TEST_CASE("exact accesses: Mmad reads only rows < m, k < K, columns < n", "[check][access]") {
   std::mt19937 rng(4);
-  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16};
-  for (int i = 0; i < 300; ++i) {
+  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Float};
+  for (int i = 0; i < 400; ++i) {
     isa::Mmad o;
-    o.dtype = types[rng() % 3];
+    o.dtype = types[rng() % 4];
     o.dst = at(Space::L0C, rng() % 4 * 64);
     o.fm = at(Space::L0A, rng() % 3 * 512);
     o.filter = at(Space::L0B, rng() % 3 * 512);

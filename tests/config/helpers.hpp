@@ -63,6 +63,7 @@ cube:
   int8_k_per_cycle: 31
   b16_k_per_cycle: 15
   sparse_k_per_cycle: 63
+  float_k_per_cycle: 3
   head_cycles: 6
   latency_cycles: 7
   fixed_cycles: 1.75

@@ -157,6 +157,26 @@ TEST_CASE("a basic-API matmul loading B with LoadDataWithTranspose (int8 and hal
   }
 }
 
+TEST_CASE("a basic-API float x float matmul is clean and bit-exact against the documented arithmetic",
+          "[styles][float]") {
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("float_mmad: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+  CHECK(checks["reports"].empty());
+  // Two Mmads of 32 x 48 x 32: 2 x 6 fractal pairs x 32 / 4 K a cycle, at 1024 MAC/cycle.
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/float_mmad/stats.json")));
+  const auto& f = stats["cube"]["kinds"]["float"];
+  CHECK(f["instructions"] == 2);
+  CHECK(f["dense_equivalent_macs"] == 2 * 32 * 48 * 32);
+  CHECK(f["peak_macs_per_cycle"] == 1024);
+  CHECK(stats["paths"]["L1->L0B"]["bytes"] == 64 * 48 * 4);
+}
+
 TEST_CASE("a prefetching TQue loop whose producer runs ahead holds its re-sets and stays exact", "[styles]") {
   // With no scalar set-up cost the MTE2 copies run a buffer ahead: re-set ids land before the
   // WaitFlag that clears them, are held (stats.json sync) and the result is still exact.

@@ -24,7 +24,7 @@ config::Config published() {
   c.mte1.to_l0a = {256, 0, 28};
   c.mte1.to_l0b = {128, 0, 28};
   c.mte1.sparse = {128, 0, 30};
-  c.cube = {32, 16, 64, 4, 0};
+  c.cube = {32, 16, 64, 4, 0, 0, 4};
   c.fixpipe = {64, 20, 0};
   c.issue.sync_cycles = 1;
   return c;
@@ -131,6 +131,16 @@ TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair
   auto half = mm<isa::Mmad>(16, 16, 64);
   half.dtype = isa::DType::Half;
   CHECK(model::cost_of(half, cfg).occupancy == 4 + 4);
+  // float x float: cube.float_k_per_cycle (4, assumed) K a cycle per fractal pair (t-1 / t).
+  auto f32 = mm<isa::Mmad>(17, 16, 64);
+  f32.dtype = isa::DType::Float;
+  CHECK(model::cost_of(f32, cfg).occupancy == 2 * 16 + 4);
+  f32.k = 65;
+  CHECK(model::cost_of(f32, cfg).occupancy == 2 * 17 + 4);
+  auto slower = cfg;
+  slower.cube.float_k_per_cycle = 3;
+  CHECK(model::cost_of(f32, slower).occupancy == 2 * 22 + 4);
+  CHECK(model::cost_of(f32, cfg).dense_macs == 17 * 16 * 65);
   // Sparse: K the original K, 64 per cycle.
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).occupancy == 1 + 4);
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 68), cfg).occupancy == 2 + 4);

@@ -60,7 +60,7 @@ constexpr uint32_t kIndexFractalBytes = 128;  // one 4:2 index fractal
 inline constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
-// K elements per fractal row for a dtype (32 for int8, 16 for b16).
+// K elements per fractal row for a dtype (32 for int8, 16 for b16, 8 for float).
 uint32_t k0_of(DType t);
 // LoadDataWithTranspose: the bytes of one source square (transpose_fractals fractals), and where
 // fractal `fractal` of repeat `repeat` lands (docs/semantics.md, "LoadDataWithTranspose").

@@ -86,13 +86,13 @@ struct Descriptor<LoadData> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type; matters only for ifTranspose", dtypes(kInputTypes)),
+      AICORE_OPTIONAL(T, dtype, "element type; matters only for ifTranspose"),
       AICORE_OPTIONAL(T, startIndex, "first source fractal, in 512-byte fractals from src"),
       AICORE_REQUIRED(T, repeatTimes, "fractals to move (0 = nothing)"),
       AICORE_OPTIONAL(T, srcStride, "source fractals between repeats (0 = the same fractal)"),
       AICORE_OPTIONAL(T, dstGap, "destination fractals skipped between repeats"),
       AICORE_OPTIONAL(T, ifTranspose,
-                      "transpose each 16 x 16 fractal; half/bf16 only (int8: refused)"),
+                      "transpose each 16 x 16 fractal; half/bf16 only (int8, float, int32: refused)"),
       AICORE_OPTIONAL(T, sid, "stream id; must be 0"),
       AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
 };
@@ -149,8 +149,8 @@ struct Descriptor<Mmad> {
       std::make_tuple(
           AICORE_REQUIRED(
               T, k, "reduction length (columns of A, rows of B); at most 4095"),
-          AICORE_OPTIONAL(T, dtype, "input type: int8 -> int32 cells, half/bf16 -> float cells",
-                          dtypes(kInputTypes))),
+          AICORE_OPTIONAL(T, dtype, "input type: int8 -> int32 cells, half/bf16/float -> float cells",
+                          dtypes(kMmadTypes))),
       detail::mmad_flags<T>());
 };
 
@@ -175,7 +175,7 @@ struct Descriptor<Fixpipe> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination tensor in GM, optionally +byte offset", in(kGM)),
       AICORE_REQUIRED(T, src, "C in L0C (Nz), byte offset", in(kL0C)),
-      AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8 Mmad, float from a half/bf16 one",
+      AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8 Mmad, float from a half/bf16/float one",
                       dtypes(kCellTypes)),
       AICORE_REQUIRED(T, nSize, "columns to write, 1..4095 (a last block of fewer than 16 columns is written in part)"),
       AICORE_REQUIRED(T, mSize, "rows to write"),

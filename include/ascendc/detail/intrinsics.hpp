@@ -72,6 +72,9 @@ constexpr DType mmad_dtype() {
   if constexpr (std::is_same<T, float>::value && std::is_same<U, bfloat16_t>::value &&
                 std::is_same<S, bfloat16_t>::value)
     return DType::BF16;
+  if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value &&
+                std::is_same<S, float>::value)
+    return DType::Float;
   return DType::Int32;
 }
 
@@ -126,8 +129,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
 template <typename T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& params,
               CallSite site = CallSite::here()) {
-  static_assert(sizeof(T) <= 2 && !std::is_same<T, float>::value,
-                "LoadData: aicore-sim supports int8, uint8, half and bfloat16_t tensors");
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+      "LoadData: aicore-sim supports int8, uint8, half, bfloat16_t, float, int32 and uint32 tensors");
   const char* api = "LoadData";
   aicore::isa::LoadData op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -208,8 +212,8 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
   constexpr aicore::isa::DType dtype = detail::mmad_dtype<T, U, S>();
   static_assert(
       dtype != aicore::isa::DType::Int32,
-      "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (float, half, half) and (float, bfloat16_t, "
-      "bfloat16_t) as (dst, fm, filter); float x float and int4 are not supported yet");
+      "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (float, half, half), (float, bfloat16_t, "
+      "bfloat16_t) and (float, float, float) as (dst, fm, filter); int4 is not supported yet");
   const char* api = "Mmad";
   aicore::isa::Mmad op;
   op.dst = detail::operand(dst, detail::Space::L0C, detail::Space::L0C, "dst", site, api);
