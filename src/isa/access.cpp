@@ -290,9 +290,17 @@ struct Exact {
         rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize,
                 c + 1 < cblocks ? 64 : tail_bytes, 64);
     out.seal();
-    // Row j: nSize contiguous elements of the output type at j * dstStride.
+    // Row j: nSize contiguous elements of the output type at j * dstStride; an NZ output: column
+    // block c's mSize rows of 16 elements, contiguous, at c * dstStride * 32 bytes.
     const uint64_t es = output_size(o);
     out.open("dst", Space::GM, o.dst.tensor, true);
+    if (o.nz) {
+      for (uint64_t c = 0; c < cblocks; ++c) {
+        const uint64_t d = o.dst.offset + c * o.dstStride * 32;
+        out.append(d, d + uint64_t{o.mSize} * 16 * es);
+      }
+      return out.seal();
+    }
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
       rows_of(out, o.dst.offset + nd * o.dstNdStride * es, o.mSize, o.nSize * es, uint64_t{o.dstStride} * es);
     out.seal();

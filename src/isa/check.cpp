@@ -214,10 +214,29 @@ struct FieldCheck {
         o.quantPre == QuantMode::QF322B8_PRE)
       deq_scalar(o);
     unit_flag(o.unitFlag);
-    // NZ2ND (row-major) output takes any column count; only an NZ output (not modelled) needs
-    // whole 16-column blocks (FixpipeParamsV220 docs). 0 columns is not a legal size.
+    // NZ2ND (row-major) output takes any column count; an NZ output needs whole 16-column blocks
+    // (FixpipeParamsV220 docs). 0 columns is not a legal size.
     if (!(o.nSize >= 1 && o.nSize <= 4095))
       fail(FaultKind::InvalidField, "nSize must be in [1, 4095] (got " + std::to_string(o.nSize) + ")");
+    if (o.nz) {
+      if (o.nSize % 16 != 0)
+        fail(FaultKind::InvalidField,
+             "an NZ output (nz=1) takes whole 16-column blocks: nSize must be a multiple of 16 (got " +
+                 std::to_string(o.nSize) + ")");
+      need_align("dst", o.dst, 32);
+      if (output_size(o) == 1)
+        fail(FaultKind::Unsupported, std::string("an NZ output of int8 (quantPre ") + to_string(o.quantPre) +
+                                         ": two column blocks merged into 32-byte rows) is not modelled");
+      if (o.ndNum != 1)
+        fail(FaultKind::InvalidField,
+             "ndNum, srcNdStride and dstNdStride are for row-major (NZ2ND) output: an "
+             "NZ output (nz=1) takes ndNum 1 (got " +
+                 std::to_string(o.ndNum) + ")");
+      if (o.dstStride == 0)
+        fail(FaultKind::InvalidField,
+             "an NZ output (nz=1) needs dstStride, the 32-byte units between column "
+             "blocks, not 0");
+    }
     if (o.ndNum > 1) {
       if (!(o.srcNdStride >= 1 && o.srcNdStride <= 512))
         fail(FaultKind::InvalidField, "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " +
@@ -326,10 +345,16 @@ struct FootprintOf {
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
            false);
-    fp.add(Space::GM, o.dst.tensor, o.dst.offset,
-           o.dst.offset +
-               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),
-           true);
+    if (o.nz)  // column block c at c * dstStride * 32, its mSize rows of 16 elements contiguous
+      fp.add(
+          Space::GM, o.dst.tensor, o.dst.offset,
+          o.dst.offset + (cblocks - 1) * uint64_t{o.dstStride} * 32 + uint64_t{o.mSize} * 16 * output_size(o),
+          true);
+    else
+      fp.add(Space::GM, o.dst.tensor, o.dst.offset,
+             o.dst.offset +
+                 (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),
+             true);
   }
   void operator()(const SetFlag&) {}
   void operator()(const WaitFlag&) {}

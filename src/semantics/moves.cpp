@@ -188,7 +188,8 @@ void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
     for (uint32_t j = 0; j < op.mSize; ++j)
       for (uint32_t c = 0; c < blocks; ++c)
         f(src + (uint64_t{c} * op.srcStride + j) * 64,
-          dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
+          op.nz ? dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es  // NZ: block c, row j
+                : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
           std::min<uint32_t>(16, op.nSize - c * 16));
   }
 }

@@ -120,8 +120,12 @@ struct Brute {
         for (uint64_t n = 0; n < o.nSize; ++n) {  // one cell per column, partial last block too
           add(Space::L0C, 0, false,
               o.src.offset + nd * o.srcNdStride * 1024 + ((n / 16) * o.srcStride + j) * 64 + (n % 16) * 4, 4);
-          add(Space::GM, o.dst.tensor, true, o.dst.offset + (nd * o.dstNdStride + j * o.dstStride + n) * 4,
-              4);
+          if (o.nz)  // column block n / 16 at dstStride x 32 bytes, row j of 16 cells
+            add(Space::GM, o.dst.tensor, true,
+                o.dst.offset + (n / 16) * o.dstStride * 32 + j * 64 + (n % 16) * 4, 4);
+          else
+            add(Space::GM, o.dst.tensor, true, o.dst.offset + (nd * o.dstNdStride + j * o.dstStride + n) * 4,
+                4);
         }
   }
   void operator()(const isa::SetFlag&) {}
@@ -339,6 +343,21 @@ TEST_CASE("exact accesses: Fixpipe rows of column blocks, partial last block, nd
     o.ndNum = static_cast<uint16_t>(1 + rng() % 3);
     o.srcNdStride = static_cast<uint16_t>(1 + rng() % 3);
     o.dstNdStride = static_cast<uint16_t>(1 + rng() % 5000);
+    compare(o);
+  }
+}
+
+TEST_CASE("exact accesses: Fixpipe NZ output, column blocks dstStride x 32 bytes apart", "[check][access]") {
+  std::mt19937 rng(15);
+  for (int i = 0; i < 200; ++i) {
+    isa::Fixpipe o;
+    o.nz = true;
+    o.src = at(Space::L0C, rng() % 4 * 64);
+    o.dst = at(Space::GM, rng() % 4 * 32, 2);
+    o.nSize = static_cast<uint16_t>((1 + rng() % 4) * 16);
+    o.mSize = static_cast<uint16_t>(rng() % 20);
+    o.srcStride = static_cast<uint16_t>(o.mSize + rng() % 3);
+    o.dstStride = o.mSize * 2 + rng() % 3;  // 32-byte units: 2 per 16 float cells; gaps too
     compare(o);
   }
 }

@@ -54,7 +54,7 @@ TEST_CASE("APIs not supported yet fail to compile, naming the API", "[kernel_com
         "LoadData (Load3Dv2): an IsResetLoad3dConfig that leaves the FMATRIX or padding registers",
         "LoadData with LoadData3DParamsV2Pro (its map comes from SetFmatrix) is not supported",
         "DataCopy to GM (L1 -> GM, UB -> GM) is not supported",
-        "Fixpipe with CFG_NZ or CFG_COLUMN_MAJOR is not supported",
+        "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201",
         "Fixpipe: the L0C source holds int32_t or float cells",
         "and (float, float, float) as (dst, fm, filter); int4 is not supported yet",
         "PipeBarrier<PIPE_V>: the Cube core has no Vector pipe", "this HardEvent involves the Vector pipe",

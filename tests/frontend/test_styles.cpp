@@ -177,6 +177,20 @@ TEST_CASE("a basic-API float x float matmul is clean and bit-exact against the d
   CHECK(stats["paths"]["L1->L0B"]["bytes"] == 64 * 48 * 4);
 }
 
+TEST_CASE("a Fixpipe with CFG_NZ writes C to GM in NZ, clean and bit-exact", "[styles][fixpipe][nz]") {
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "nz", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("float_mmad nz: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+  CHECK(checks["reports"].empty());
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/float_mmad/stats.json")));
+  CHECK(stats["paths"]["L0C->GM"]["bytes"] == 32 * 48 * 4);
+}
+
 TEST_CASE("a prefetching TQue loop whose producer runs ahead holds its re-sets and stays exact", "[styles]") {
   // With no scalar set-up cost the MTE2 copies run a buffer ahead: re-set ids land before the
   // WaitFlag that clears them, are held (stats.json sync) and the result is still exact.

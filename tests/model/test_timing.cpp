@@ -238,6 +238,27 @@ TEST_CASE("Fixpipe: rows starting off gm.write.align_bytes cost unaligned_cost p
   CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);
 }
 
+TEST_CASE("Fixpipe NZ output: one GM run per 16-column block, or one when the blocks follow each other",
+          "[timing][fix]") {
+  auto cfg = published();
+  isa::Fixpipe fx;
+  fx.nz = true;
+  fx.nSize = 64;  // 4 blocks
+  fx.mSize = 8;
+  fx.srcStride = 16;
+  fx.dstStride = 16;  // 512 B apart = 8 rows x 64 B: contiguous, one run
+  CHECK(model::gm_write_cost(fx, cfg.gm.write).rows == 1);
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);  // 2048 B at 128 B/cycle
+  fx.dst.offset = 64;                                   // the one run off 512: all 2048 B count double
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 32);
+  fx.dst.offset = 0;
+  fx.dstStride = 24;  // blocks 768 B apart: 0, 768, 1536, 2304 -> blocks 1 and 3 off 512
+  CHECK(model::gm_write_cost(fx, cfg.gm.write).rows == 4);
+  CHECK(model::gm_write_cost(fx, cfg.gm.write).unaligned_rows == 2);
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 24);
+  CHECK(model::cost_of(fx, cfg).bytes == 2048);
+}
+
 TEST_CASE("GM rows: a read's own rate falls by row_cycles per row after the first", "[timing][mte2]") {
   auto cfg = published();
   config::GmRead p = cfg.gm.read;

@@ -180,7 +180,7 @@ struct Descriptor<Fixpipe> {
       AICORE_REQUIRED(T, nSize, "columns to write, 1..4095 (a last block of fewer than 16 columns is written in part)"),
       AICORE_REQUIRED(T, mSize, "rows to write"),
       AICORE_REQUIRED(T, srcStride, "L0C rows per 16-column block (ceil16(M) for a whole C)"),
-      AICORE_REQUIRED(T, dstStride, "elements per destination row"),
+      AICORE_REQUIRED(T, dstStride, "elements per destination row (nz: 32-byte units between column blocks)"),
       AICORE_OPTIONAL(T, quantPre,
                       "conversion on the way out: NoQuant copies the cells; F322F16/F322BF16 float -> half/bf16; "
                       "DEQF16 int32 -> half, REQ8 int32 -> int8, QF322B8_PRE float -> int8 by deqScalar (dtype "
@@ -197,7 +197,11 @@ struct Descriptor<Fixpipe> {
       AICORE_OPTIONAL(T, unitFlag,
                       "3: wait, at the L0C granule, for the cells a Mmad with unitFlag=3 hands over (no M_FIX "
                       "flags), and hand them back; 2: wait, keep them; 0 = off",
-                      one_of({0, 2, 3})));
+                      one_of({0, 2, 3})),
+      AICORE_OPTIONAL(T, nz,
+                      "1: NZ output (CFG_NZ): 16-column blocks of mSize rows, dstStride in 32-byte units between "
+                      "blocks; nSize a multiple of 16, 2- or 4-byte outputs, ndNum 1",
+                      not_in_params()));
 };
 
 namespace detail {

@@ -110,6 +110,9 @@ struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND), converting on the way (quantPre)
   uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
   bool reluEn = false;
   uint8_t unitFlag = 0;  // 0 or 3 (waits for the cells a Mmad with unitFlag=3 hands over); 2 keeps them
+  // Ascend C Fixpipe<..., CFG_NZ>: GM gets the NZ layout (16-column blocks of mSize rows,
+  // dstStride 32-byte units apart) instead of row-major (docs/semantics.md, "Fixpipe NZ output").
+  bool nz = false;
 };
 // What a Fixpipe writes to GM: the element type and size its quantPre (and, for the int8 modes,
 // the sign bit of deqScalar) make of the L0C cells. uint8 results are reported as int8 bytes.

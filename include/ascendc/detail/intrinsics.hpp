@@ -2,7 +2,7 @@
 // LoadData 2D, Load3Dv2 and LoadDataWithTranspose (L1 -> L0A/L0B, picked by the destination's position),
 // LoadDataWithSparse, Mmad
 // (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
-// (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
+// (row-major or NZ; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
 // records one instruction at the caller's line. The operands and element types come from the
 // tensors; every other field is copied from the parameter struct member of the same name by the
 // instruction's descriptor (isa::fill_from_params). The overloads not supported yet are in
@@ -300,9 +300,8 @@ aicore::isa::QuantMode quant_mode(QuantMode_t q, CallSite site, const char* api)
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& params,
              CallSite site = CallSite::here()) {
-  static_assert(
-      config.format == CO2Layout::ROW_MAJOR,
-      "Fixpipe with CFG_NZ or CFG_COLUMN_MAJOR is not supported yet by aicore-sim (CFG_ROW_MAJOR is)");
+  static_assert(config.format == CO2Layout::ROW_MAJOR || config.format == CO2Layout::NZ,
+                "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201 (CFG_ROW_MAJOR and CFG_NZ are)");
   static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
                 "Fixpipe: the L0C source holds int32_t or float cells");
   const char* api = "Fixpipe";
@@ -315,6 +314,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   op.dst = detail::gm_operand(dst, site, api);
   op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
   aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
+  op.nz = config.format == CO2Layout::NZ;     // the layout is the template's, not a member
   // The library drains the FIX pipe before every L0C -> GM copy.
   aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api, aicore::isa::Origin::Library);
   aicore::frontend::issue(op, site, api);

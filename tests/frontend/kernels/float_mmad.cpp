@@ -3,10 +3,12 @@
 // by one LoadData 2D per K step (B^T's NZ is L0B's Zn), float Mmads accumulating over the K
 // steps, Fixpipe of the float cells. C is compared bit for bit with the documented arithmetic
 // (docs/semantics.md §6): per step, float32 products summed in ascending k from 0; the second
-// step's sum added to the first's cell.
+// step's sum added to the first's cell. Variant "nz": the Fixpipe keeps the NZ layout (CFG_NZ):
+// C in GM as 16-column blocks of M rows, dstStride = M * 64 / 32 32-byte units apart.
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -15,6 +17,7 @@
 using namespace AscendC;
 
 namespace {
+bool g_nz = false;
 constexpr uint16_t M = 32, K = 64, N = 48, kStep = 32, steps = K / kStep;
 constexpr uint16_t c0 = 8, fractal = 128;  // floats per fractal row, per fractal
 }  // namespace
@@ -60,7 +63,10 @@ class FloatMatmul {
     qB1_.FreeTensor(b1);
     qC_.EnQue(c1);
     c1 = qC_.DeQue<float>();
-    Fixpipe(cGM_, c1, {N, M, M, N, false});
+    if (g_nz)
+      Fixpipe<float, float, CFG_NZ>(cGM_, c1, {N, M, M, M * 16 * sizeof(float) / 32, false});  // mark: nz
+    else
+      Fixpipe(cGM_, c1, {N, M, M, N, false});
     qC_.FreeTensor(c1);
   }
 
@@ -85,7 +91,8 @@ extern "C" __global__ __aicore__ void float_mmad(GM_ADDR a, GM_ADDR bt, GM_ADDR 
   op.Process();
 }
 
-int32_t main() {
+int32_t main(int32_t argc, char* argv[]) {
+  g_nz = argc > 1 && std::string(argv[1]) == "nz";
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<float> A(M * K), B(K * N);
@@ -109,11 +116,12 @@ int32_t main() {
         for (uint32_t k = s * kStep; k < (s + 1u) * kStep; ++k) sum = sum + A[i * K + k] * B[k * N + j];
         cell = s == 0 ? sum : cell + sum;
       }
-      wrong += std::memcmp(&c[i * N + j], &cell, sizeof(float)) != 0;
+      const uint32_t at = g_nz ? ((j / 16) * M + i) * 16 + j % 16 : i * N + j;  // NZ: block, row, column
+      wrong += std::memcmp(&c[at], &cell, sizeof(float)) != 0;
     }
   GmFree(a);
   GmFree(bt);
   GmFree(c);
-  std::printf("float_mmad: %s\n", wrong ? "MISMATCH" : "match");
+  std::printf("float_mmad%s: %s\n", g_nz ? " nz" : "", wrong ? "MISMATCH" : "match");
   return wrong ? 1 : 0;
 }

@@ -19,7 +19,7 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   LoadData<half, kKeepRegisters>(l0a, l1, LoadData3DParamsV2<half>{});
   LoadData(l0a, l1, LoadData3DParamsV2Pro{});
   DataCopy(gh, l1, DataCopyParams{});
-  Fixpipe<float, float, CFG_NZ>(gf, c, FixpipeParamsV220{});
+  Fixpipe<float, float, CFG_COLUMN_MAJOR>(gf, c, FixpipeParamsV220{});
   Fixpipe(gh, l0a, FixpipeParamsV220{});
   Mmad(c, f0a, l0a, MmadParams{});  // float x half: no such Cube type
   PipeBarrier<PIPE_V>();
