@@ -177,6 +177,29 @@ TEST_CASE("a basic-API float x float matmul is clean and bit-exact against the d
   CHECK(stats["paths"]["L1->L0B"]["bytes"] == 64 * 48 * 4);
 }
 
+TEST_CASE("DataCopy(GM, CO1, DataCopyCO12DstParams) with the FIX registers writes row-major or NZ",
+          "[styles][fixpipe][nz]") {
+  for (const char* v : {"datacopy", "datacopy_nz"}) {
+    TempDir dir;
+    const Result r = run_kernel("float_mmad", v, {"--out=" + dir.file("out"), "-q"});
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("float_mmad ") + v + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+    CHECK(checks["reports"].empty());
+  }
+  // nz2ndEn before any SetFixpipeNz2ndFlag: a runtime error at the call.
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "datacopy_unset", {"--out=" + dir.file("out"), "-q"});
+  CHECK(r.status == 3);
+  CHECK(r.err.find(
+            "float_mmad.cpp:" +
+            std::to_string(line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/float_mmad.cpp",
+                                   "// mark: datacopy")) +
+            ": error: DataCopy (CO1 -> GM): nz2ndEn needs SetFixpipeNz2ndFlag first") != std::string::npos);
+}
+
 TEST_CASE("a Fixpipe with CFG_NZ writes C to GM in NZ, clean and bit-exact", "[styles][fixpipe][nz]") {
   TempDir dir;
   const Result r = run_kernel("float_mmad", "nz", {"--out=" + dir.file("out"), "-q"});

@@ -320,4 +320,72 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   aicore::frontend::issue(op, site, api);
 }
 
+// ---- DataCopy: L0C -> GM (the FIX registers' form of Fixpipe) --------------------------------------
+
+// The NZ2ND matrices of later DataCopy(GM, CO1, ...) calls with nz2ndEn (the FIX register; a Fixpipe
+// call carries its own and leaves it alone here).
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride,
+                                CallSite site = CallSite::here()) {
+  aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, "SetFixpipeNz2ndFlag");
+  r.nz2nd_set = true;
+  r.ndNum = ndNum;
+  r.srcNdStride = srcNdStride;
+  r.dstNdStride = dstNdStride;
+}
+// The scalar quantisation parameter (Fixpipe's deqScalar) of later DataCopy(GM, CO1, ...) calls.
+inline void SetFixpipePreQuantFlag(uint64_t config, CallSite site = CallSite::here()) {
+  aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, "SetFixpipePreQuantFlag");
+  r.quant_set = true;
+  r.deqScalar = config;
+}
+
+// L0C -> GM by the FIX registers: one Fixpipe instruction, row-major with nz2ndEn (ndNum and the
+// strides from SetFixpipeNz2ndFlag), NZ without; scalar quantPre modes take deqScalar from
+// SetFixpipePreQuantFlag. sid, clipReluPre and eltWiseOp must be 0 (not on arch 2201).
+template <typename T, typename U>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& params,
+              CallSite site = CallSite::here()) {
+  static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
+                "DataCopy (CO1 -> GM): the L0C source holds int32_t or float cells");
+  const char* api = "DataCopy (CO1 -> GM)";
+  if (params.sid != 0 || params.clipReluPre != 0 || params.eltWiseOp != 0)
+    aicore::frontend::fail(site, api,
+                           "sid, clipReluPre and eltWiseOp must be 0 (arch 2201 has no ClipReLU or "
+                           "element-wise step)");
+  if (params.channelSplit) aicore::frontend::fail(site, api, "channelSplit is not supported yet");
+  if (params.reluPre > 1) aicore::frontend::fail(site, api, "reluPre must be 0 or 1 (normal ReLU)");
+  aicore::isa::Fixpipe op;
+  op.quantPre = detail::quant_mode<T>(params.quantPre, site, api);
+  if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
+    aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
+  op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
+  op.dst = detail::gm_operand(dst, site, api);
+  op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
+  op.nSize = params.nSize;
+  op.mSize = params.mSize;
+  op.srcStride = params.srcStride;
+  op.dstStride = params.dstStride;
+  op.unitFlag = params.unitFlag;
+  op.reluEn = params.reluPre == 1;
+  const aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);
+  op.nz = !params.nz2ndEn;
+  if (params.nz2ndEn) {
+    if (!r.nz2nd_set)
+      aicore::frontend::fail(site, api, "nz2ndEn needs SetFixpipeNz2ndFlag first (the NZ2ND matrices)");
+    op.ndNum = r.ndNum;
+    op.srcNdStride = r.srcNdStride;
+    op.dstNdStride = r.dstNdStride;
+  }
+  const bool scalar = op.quantPre == aicore::isa::QuantMode::DEQF16 ||
+                      op.quantPre == aicore::isa::QuantMode::REQ8 ||
+                      op.quantPre == aicore::isa::QuantMode::QF322B8_PRE;
+  if (scalar) {
+    if (!r.quant_set)
+      aicore::frontend::fail(site, api,
+                             "a scalar quantPre needs SetFixpipePreQuantFlag first (its deqScalar)");
+    op.deqScalar = r.deqScalar;
+  }
+  aicore::frontend::issue(op, site, api);  // no library barrier: the docs name none for this form
+}
+
 }  // namespace AscendC

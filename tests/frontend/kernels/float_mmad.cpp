@@ -18,6 +18,7 @@ using namespace AscendC;
 
 namespace {
 bool g_nz = false;
+std::string g_variant;
 constexpr uint16_t M = 32, K = 64, N = 48, kStep = 32, steps = K / kStep;
 constexpr uint16_t c0 = 8, fractal = 128;  // floats per fractal row, per fractal
 }  // namespace
@@ -63,7 +64,15 @@ class FloatMatmul {
     qB1_.FreeTensor(b1);
     qC_.EnQue(c1);
     c1 = qC_.DeQue<float>();
-    if (g_nz)
+    if (g_variant == "datacopy" || g_variant == "datacopy_unset") {  // the FIX-register form, row-major
+      if (g_variant == "datacopy") SetFixpipeNz2ndFlag(1, 0, 0);
+      DataCopyCO12DstParams p(N, M, N, M, QuantMode_t::NoQuant, 0, false, true);
+      DataCopy(cGM_, c1, p);  // mark: datacopy
+    } else if (g_variant == "datacopy_nz") {
+      DataCopy(
+          cGM_, c1,
+          DataCopyCO12DstParams(N, M, M * 16 * sizeof(float) / 32, M, QuantMode_t::NoQuant, 0, false, false));
+    } else if (g_nz)
       Fixpipe<float, float, CFG_NZ>(cGM_, c1, {N, M, M, M * 16 * sizeof(float) / 32, false});  // mark: nz
     else
       Fixpipe(cGM_, c1, {N, M, M, N, false});
@@ -92,7 +101,8 @@ extern "C" __global__ __aicore__ void float_mmad(GM_ADDR a, GM_ADDR bt, GM_ADDR 
 }
 
 int32_t main(int32_t argc, char* argv[]) {
-  g_nz = argc > 1 && std::string(argv[1]) == "nz";
+  g_variant = argc > 1 ? argv[1] : "";
+  g_nz = g_variant == "nz" || g_variant == "datacopy_nz";
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<float> A(M * K), B(K * N);
@@ -122,6 +132,7 @@ int32_t main(int32_t argc, char* argv[]) {
   GmFree(a);
   GmFree(bt);
   GmFree(c);
-  std::printf("float_mmad%s: %s\n", g_nz ? " nz" : "", wrong ? "MISMATCH" : "match");
+  std::printf("float_mmad%s%s: %s\n", g_variant.empty() ? "" : " ", g_variant.c_str(),
+              wrong ? "MISMATCH" : "match");
   return wrong ? 1 : 0;
 }
