@@ -37,7 +37,8 @@ uint8_t cells_of(const isa::Op& op) {
 
 bool is_copy(const isa::Op& op) {
   return std::holds_alternative<isa::LoadData>(op) || std::holds_alternative<isa::LoadDataWithSparse>(op) ||
-         std::holds_alternative<isa::LoadData3DV2>(op);
+         std::holds_alternative<isa::LoadData3DV2>(op) ||
+         std::holds_alternative<isa::LoadDataWithTranspose>(op);
 }
 
 void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {

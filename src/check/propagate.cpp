@@ -108,6 +108,33 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
     mark(l3->dst.space);
     return;
   }
+  if (const auto* lt = std::get_if<isa::LoadDataWithTranspose>(&op)) {
+    // Each destination element from its element of the square: one with an undefined byte
+    // lands undefined.
+    const std::vector<isa::ByteRange>& u = undefined_[0];  // the src operand (read before dst)
+    const auto undefined = [&](uint64_t lo, uint64_t hi) {
+      auto it = std::upper_bound(u.begin(), u.end(), lo,
+                                 [](uint64_t v, const isa::ByteRange& r) { return v < r.end; });
+      return it != u.end() && it->begin < hi;
+    };
+    const uint64_t square = isa::transpose_square_bytes(lt->dtype), es = isa::size_of(lt->dtype);
+    const uint32_t fractals = isa::transpose_fractals(lt->dtype), cols = 32 / static_cast<uint32_t>(es);
+    for (uint64_t i = 0; i < lt->repeatTimes; ++i) {
+      const uint64_t s = lt->src.offset + (uint64_t{lt->startIndex} + i * lt->srcStride) * square;
+      if (!undefined(s, s + square)) continue;
+      for (uint32_t f = 0; f < fractals; ++f) {
+        const uint64_t d = isa::transpose_dst_fractal(*lt, i, f);
+        for (uint32_t k = 0; k < 16; ++k)
+          for (uint32_t j = 0; j < cols; ++j) {
+            const uint64_t from = s + isa::transpose_source(lt->dtype, f, k, j);
+            if (undefined(from, from + es))
+              out.push_back(isa::ByteRange{d + k * 32 + j * es, d + k * 32 + (j + 1) * es});
+          }
+      }
+    }
+    mark(lt->dst.space);
+    return;
+  }
   const auto& ls = std::get<isa::LoadDataWithSparse>(op);
   const uint64_t r = ls.repeatTimes;
   shift_into(undefined_[0], ls.src.offset + uint64_t{ls.startIndex} * isa::kFractalBytes,

@@ -82,6 +82,10 @@ Block::Block(uint32_t i, const config::Buffers& b)
 bool in_kernel() {
   return current_launch() && current_launch()->block;
 }
+FixpipeRegisters& fixpipe_registers(CallSite site, const char* api) {
+  return need_block(site, api).block->fixpipe;
+}
+
 int64_t block_idx() {
   return in_kernel() ? current_launch()->block->index : 0;
 }

@@ -11,6 +11,7 @@
 
 #include "aicore/config/config.hpp"
 #include "aicore/frontend/call_site.hpp"
+#include "aicore/frontend/runtime.hpp"
 #include "aicore/isa/instructions.hpp"
 #include "aicore/semantics/memory.hpp"
 
@@ -47,6 +48,7 @@ struct Block {
   std::vector<isa::Instruction> program;
   std::optional<isa::DType> atomic;  // SetAtomicAdd's type until SetAtomicNone (its Fixpipes add)
   bool after_sync_all = false;       // a SyncAll was issued (see issue() in runtime.cpp)
+  FixpipeRegisters fixpipe;          // SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag (runtime.hpp)
 };
 
 struct Launch {

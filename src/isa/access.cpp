@@ -184,6 +184,24 @@ struct Exact {
     out.seal();
   }
 
+  // Each repeat reads its square (whole) and writes its one or two whole fractals.
+  void operator()(const LoadDataWithTranspose& o) {
+    if (o.repeatTimes == 0) return;
+    const uint64_t square = transpose_square_bytes(o.dtype), fractals = transpose_fractals(o.dtype);
+    const uint64_t first = o.src.offset + uint64_t{o.startIndex} * square;
+    out.open("src", Space::L1, 0, false);
+    for (uint64_t i = 0; i < o.repeatTimes; ++i)
+      out.append(first + i * o.srcStride * square, first + i * o.srcStride * square + square);
+    out.seal();
+    out.open("dst", o.dst.space, 0, true);
+    for (uint64_t i = 0; i < o.repeatTimes; ++i)
+      for (uint64_t f = 0; f < fractals; ++f) {
+        const uint64_t d = transpose_dst_fractal(o, i, f);
+        out.append(d, d + kFractalBytes);
+      }
+    out.seal();
+  }
+
   // A in L0A (Zz): fractal (m1, k1) at (m1 * K1 + k1) * 512, row = m % 16, bytes of k < K.
   void zz(const MmadCommon& o, uint64_t k_bytes) {
     const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);
@@ -272,9 +290,17 @@ struct Exact {
         rows_of(out, o.src.offset + nd * o.srcNdStride * kCFractalBytes + c * o.srcStride * 64, o.mSize,
                 c + 1 < cblocks ? 64 : tail_bytes, 64);
     out.seal();
-    // Row j: nSize contiguous elements of the output type at j * dstStride.
+    // Row j: nSize contiguous elements of the output type at j * dstStride; an NZ output: column
+    // block c's mSize rows of 16 elements, contiguous, at c * dstStride * 32 bytes.
     const uint64_t es = output_size(o);
     out.open("dst", Space::GM, o.dst.tensor, true);
+    if (o.nz) {
+      for (uint64_t c = 0; c < cblocks; ++c) {
+        const uint64_t d = o.dst.offset + c * o.dstStride * 32;
+        out.append(d, d + uint64_t{o.mSize} * 16 * es);
+      }
+      return out.seal();
+    }
     for (uint64_t nd = 0; nd < o.ndNum; ++nd)
       rows_of(out, o.dst.offset + nd * o.dstNdStride * es, o.mSize, o.nSize * es, uint64_t{o.dstStride} * es);
     out.seal();

@@ -74,8 +74,9 @@ struct FieldCheck {
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
     if (!(o.sid == 0)) fail(FaultKind::InvalidField, "sid must be 0 (got " + std::to_string(o.sid) + ")");
-    if (!(!o.ifTranspose || o.dtype != DType::Int8))
-      fail(FaultKind::InvalidField, "ifTranspose is only legal for b16 data (half/bf16), not int8");
+    if (o.ifTranspose && size_of(o.dtype) != 2)
+      fail(FaultKind::InvalidField,
+           std::string("ifTranspose is only legal for b16 data (half/bf16), not ") + to_string(o.dtype));
     if (!(o.addrMode == 0))
       fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
   }
@@ -156,6 +157,12 @@ struct FieldCheck {
            "16-row block of the im2col matrix (got " +
                num(o.mExtension) + "; the matrix has " + num(s.rows) + " rows)");
   }
+  void operator()(const LoadDataWithTranspose& o) const {
+    need_align("dst", o.dst, kFractalBytes);
+    need_align("src", o.src, 32);
+    if (!(o.addrMode == 0))
+      fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
+  }
   void mmad_common(const MmadCommon& o, uint64_t dst_align) const {
     need_align("dst", o.dst, dst_align);
     need_align("fm", o.fm, kFractalBytes);
@@ -207,10 +214,29 @@ struct FieldCheck {
         o.quantPre == QuantMode::QF322B8_PRE)
       deq_scalar(o);
     unit_flag(o.unitFlag);
-    // NZ2ND (row-major) output takes any column count; only an NZ output (not modelled) needs
-    // whole 16-column blocks (FixpipeParamsV220 docs). 0 columns is not a legal size.
+    // NZ2ND (row-major) output takes any column count; an NZ output needs whole 16-column blocks
+    // (FixpipeParamsV220 docs). 0 columns is not a legal size.
     if (!(o.nSize >= 1 && o.nSize <= 4095))
       fail(FaultKind::InvalidField, "nSize must be in [1, 4095] (got " + std::to_string(o.nSize) + ")");
+    if (o.nz) {
+      if (o.nSize % 16 != 0)
+        fail(FaultKind::InvalidField,
+             "an NZ output (nz=1) takes whole 16-column blocks: nSize must be a multiple of 16 (got " +
+                 std::to_string(o.nSize) + ")");
+      need_align("dst", o.dst, 32);
+      if (output_size(o) == 1)
+        fail(FaultKind::Unsupported, std::string("an NZ output of int8 (quantPre ") + to_string(o.quantPre) +
+                                         ": two column blocks merged into 32-byte rows) is not modelled");
+      if (o.ndNum != 1)
+        fail(FaultKind::InvalidField,
+             "ndNum, srcNdStride and dstNdStride are for row-major (NZ2ND) output: an "
+             "NZ output (nz=1) takes ndNum 1 (got " +
+                 std::to_string(o.ndNum) + ")");
+      if (o.dstStride == 0)
+        fail(FaultKind::InvalidField,
+             "an NZ output (nz=1) needs dstStride, the 32-byte units between column "
+             "blocks, not 0");
+    }
     if (o.ndNum > 1) {
       if (!(o.srcNdStride >= 1 && o.srcNdStride <= 512))
         fail(FaultKind::InvalidField, "srcNdStride must be in [1, 512] fractals when ndNum > 1 (got " +
@@ -279,6 +305,15 @@ struct FootprintOf {
     fp.add(Space::L1, 0, o.src.offset, o.src.offset + s.map_bytes, false);
     fp.add(o.dst.space, 0, o.dst.offset, o.dst.offset + s.dst_bytes, true);
   }
+  // The hull of the squares read and of the fractals written (isa/check.hpp transpose_* helpers).
+  void operator()(const LoadDataWithTranspose& o) {
+    if (o.repeatTimes == 0) return;
+    const uint64_t r = o.repeatTimes, square = transpose_square_bytes(o.dtype);
+    const uint64_t first = o.src.offset + uint64_t{o.startIndex} * square;
+    fp.add(Space::L1, 0, first, first + ((r - 1) * o.srcStride + 1) * square, false);
+    const uint64_t last = transpose_dst_fractal(o, r - 1, transpose_fractals(o.dtype) - 1);
+    fp.add(o.dst.space, 0, o.dst.offset, last + kFractalBytes, true);
+  }
   void mmad(const MmadCommon& o, uint64_t fm_fractals, uint64_t filter_fractals, bool sparse) {
     const uint64_t m1 = ceil_div(o.m, 16), n1 = ceil_div(o.n, 16);
     fp.add(Space::L0A, 0, o.fm.offset, o.fm.offset + fm_fractals * kFractalBytes, false);
@@ -310,10 +345,16 @@ struct FootprintOf {
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
            false);
-    fp.add(Space::GM, o.dst.tensor, o.dst.offset,
-           o.dst.offset +
-               (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),
-           true);
+    if (o.nz)  // column block c at c * dstStride * 32, its mSize rows of 16 elements contiguous
+      fp.add(
+          Space::GM, o.dst.tensor, o.dst.offset,
+          o.dst.offset + (cblocks - 1) * uint64_t{o.dstStride} * 32 + uint64_t{o.mSize} * 16 * output_size(o),
+          true);
+    else
+      fp.add(Space::GM, o.dst.tensor, o.dst.offset,
+             o.dst.offset +
+                 (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),
+             true);
   }
   void operator()(const SetFlag&) {}
   void operator()(const WaitFlag&) {}
@@ -325,8 +366,32 @@ struct FootprintOf {
 
 }  // namespace
 
+uint64_t transpose_square_bytes(DType t) {
+  return uint64_t{transpose_fractals(t)} * kFractalBytes;
+}
+
+uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, uint64_t fractal) {
+  return o.dst.offset +
+         (repeat * (uint64_t{o.dstGap} + 1) + fractal * (uint64_t{o.dstFracGap} + 1)) * kFractalBytes;
+}
+
+// Row k, column j of destination fractal f is, in the square S:
+//   b16: S[j][k] of the 16 x 16 fractal;
+//   b8:  S[j][16f + k] of the 32 x 32 square the two 16 x 32 fractals make stacked;
+//   b32: S[8f + j][k] of the 16 x 16 square the two 16 x 8 fractals make side by side.
+uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col) {
+  switch (size_of(t)) {
+    case 1:
+      return uint64_t{col} * 32 + 16 * fractal + row;
+    case 2:
+      return (uint64_t{col} * 16 + row) * 2;
+    default:
+      return (row / 8) * uint64_t{kFractalBytes} + (8 * fractal + col) * 32 + (row % 8) * 4;
+  }
+}
+
 uint32_t k0_of(DType t) {
-  return t == DType::Int8 ? 32 : 16;
+  return 32 / size_of(t);
 }
 
 uint64_t Limits::capacity(Space s, uint32_t tensor) const {
@@ -354,6 +419,8 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
     return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
+  if (const auto* l = std::get_if<LoadDataWithTranspose>(&op))
+    return uint64_t{l->repeatTimes} * transpose_fractals(l->dtype) * kFractalBytes;
   if (const auto* l = std::get_if<LoadData3DV2>(&op))  // the elements written
     return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * size_of(l->dtype);
   return 0;  // Mmad, MmadWithSparse, sync

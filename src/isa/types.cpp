@@ -170,3 +170,11 @@ uint32_t output_size(const Fixpipe& f) {
 }
 
 }  // namespace aicore::isa
+
+namespace aicore::isa {
+
+uint32_t transpose_fractals(DType t) {
+  return size_of(t) == 2 ? 1 : 2;
+}
+
+}  // namespace aicore::isa

@@ -51,6 +51,21 @@ GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path, bo
     w.rate = path.bytes_per_cycle;
     return w;
   }
+  if (f.nz) {
+    // NZ output: each 16-column block is one run of mSize * 16 elements at c * dstStride * 32
+    // bytes (blocks that follow each other in GM are one run), charged as rows are.
+    const uint64_t blocks = (f.nSize + 15u) / 16, run = uint64_t{f.mSize} * 16 * es;
+    w.rows = uint64_t{f.dstStride} * 32 == run ? 1 : blocks;
+    const uint64_t run_bytes = w.bytes / w.rows;
+    w.unaligned_rows = w.rows - aligned_starts(f.dst.offset, w.rows == 1 ? 0 : uint64_t{f.dstStride} * 32,
+                                               w.rows, path.align_bytes);
+    w.weighted_bytes = static_cast<double>(w.bytes - w.unaligned_rows * run_bytes) +
+                       path.unaligned_cost * static_cast<double>(w.unaligned_rows * run_bytes);
+    if (atomic) w.weighted_bytes /= path.atomic_share;
+    w.rate = path.bytes_per_cycle * static_cast<double>(w.bytes) / w.weighted_bytes;
+    w.cycles = static_cast<uint64_t>(std::ceil(w.weighted_bytes / path.bytes_per_cycle));
+    return w;
+  }
   // Row j of matrix nd starts at dst + (nd * dstNdStride + j * dstStride) elements. Rows that
   // follow each other in GM (dstStride = nSize) are one run: only its start counts.
   const bool contiguous = uint64_t{f.dstStride} * es == row_bytes;

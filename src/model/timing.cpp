@@ -80,6 +80,11 @@ struct CostOf {
   Cost operator()(const isa::LoadData3DV2& o) const {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
+  // Charged as LoadData 2D's path of its destination, for the fractals written (assumed: the docs
+  // give no figure for the transposing load; docs/configuration.md).
+  Cost operator()(const isa::LoadDataWithTranspose& o) const {
+    return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
+  }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
     c.occupancy = c.head = cfg.cube.head_cycles;
@@ -93,7 +98,10 @@ struct CostOf {
     return c;
   }
   Cost operator()(const isa::Mmad& o) const {
-    Cost c = cube(o, o.dtype == isa::DType::Int8 ? cfg.cube.int8_k_per_cycle : cfg.cube.b16_k_per_cycle);
+    const uint32_t k = o.dtype == isa::DType::Int8    ? cfg.cube.int8_k_per_cycle
+                       : o.dtype == isa::DType::Float ? cfg.cube.float_k_per_cycle
+                                                      : cfg.cube.b16_k_per_cycle;
+    Cost c = cube(o, k);
     c.macs = c.dense_macs;
     return c;
   }

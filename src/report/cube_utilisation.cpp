@@ -10,7 +10,7 @@ namespace {
 // by kind (the same fractal count the timing model charges).
 constexpr double kCellsPerStep = 16.0 * 16.0;
 
-constexpr CubeKind kKinds[] = {CubeKind::Int8, CubeKind::B16, CubeKind::Sparse};
+constexpr CubeKind kKinds[] = {CubeKind::Int8, CubeKind::B16, CubeKind::Sparse, CubeKind::Float};
 
 double ratio(double a, double b) {
   return b > 0 ? a / b : 0.0;
@@ -26,13 +26,17 @@ const char* to_string(CubeKind k) {
       return "b16";
     case CubeKind::Sparse:
       return "sparse";
+    case CubeKind::Float:
+      return "float";
   }
   return "?";
 }
 
 std::optional<CubeKind> cube_kind(const isa::Op& op) {
   if (const auto* m = std::get_if<isa::Mmad>(&op))
-    return m->dtype == isa::DType::Int8 ? CubeKind::Int8 : CubeKind::B16;
+    return m->dtype == isa::DType::Int8    ? CubeKind::Int8
+           : m->dtype == isa::DType::Float ? CubeKind::Float
+                                           : CubeKind::B16;
   if (std::holds_alternative<isa::MmadWithSparse>(op)) return CubeKind::Sparse;
   return std::nullopt;
 }
@@ -45,6 +49,8 @@ double peak_macs_per_cycle(CubeKind k, const config::Config& cfg) {
       return kCellsPerStep * cfg.cube.b16_k_per_cycle;
     case CubeKind::Sparse:
       return kCellsPerStep * cfg.cube.sparse_k_per_cycle;
+    case CubeKind::Float:
+      return kCellsPerStep * cfg.cube.float_k_per_cycle;
   }
   return 0;
 }

@@ -85,6 +85,8 @@ std::optional<Path> path_of(const isa::Op& op) {
     return ld->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B;
   if (const auto* l3 = std::get_if<isa::LoadData3DV2>(&op))
     return l3->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B;
+  if (const auto* lt = std::get_if<isa::LoadDataWithTranspose>(&op))
+    return lt->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B;
   if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return Path::L1ToL0BSparse;
   if (std::holds_alternative<isa::Fixpipe>(op)) return Path::L0CToGm;
   return std::nullopt;

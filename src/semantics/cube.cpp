@@ -193,6 +193,21 @@ void unpack_b16(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K,
     }
 }
 
+// float fractal (16 x 8 elements, 512 B) unpack into float rows, as unpack_b16 (K0 = 8).
+void unpack_f32(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side,
+                std::vector<float>& out) {
+  const uint32_t kp = k1n * 8;
+  out.assign(uint64_t{outer_n} * 16 * kp, 0.0f);
+  for (uint32_t o = 0; o < outer_n; ++o)
+    for (uint32_t k1 = 0; k1 < k1n; ++k1) {
+      const uint64_t frac_index = a_side ? uint64_t{o} * k1n + k1 : uint64_t{k1} * outer_n + o;
+      const uint8_t* frac = base + frac_index * 512;
+      const uint32_t kv = K - k1 * 8 < 8 ? K - k1 * 8 : 8;
+      for (uint32_t r = 0; r < 16; ++r)
+        std::memcpy(&out[(uint64_t{o} * 16 + r) * kp + k1 * 8], frac + r * 32, uint64_t{kv} * 4);
+    }
+}
+
 // int32 accumulation wraps like the hardware adder (done in uint32 to stay defined behaviour).
 inline int32_t add_cell(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
@@ -250,6 +265,15 @@ void mmad(const isa::Mmad& op, const MemoryView& mem) {
     s.ci.resize(uint64_t{m1n} * n1n * 256);
     gemm_i16(s.a16.data(), s.b16.data(), s.ci.data(), m1n * 16, n1n * 16, k1n * 32);
     store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, op.accumulates());
+    return;
+  }
+  if (op.dtype == isa::DType::Float) {  // products and sums in float32, ascending k (docs/semantics.md §6)
+    const uint32_t k1n = ceil_div(op.k, 8);
+    unpack_f32(mem.ptr(op.fm), m1n, k1n, op.k, true, s.af);
+    unpack_f32(mem.ptr(op.filter), n1n, k1n, op.k, false, s.bf);
+    s.cf.resize(uint64_t{m1n} * n1n * 256);
+    gemm_f32(s.af.data(), s.bf.data(), s.cf.data(), m1n * 16, n1n * 16, k1n * 8);
+    store_c(mem.ptr(op.dst), s.cf.data(), m1n, n1n, op.accumulates());
     return;
   }
   const uint32_t k1n = ceil_div(op.k, 16);

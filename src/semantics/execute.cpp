@@ -10,6 +10,7 @@ struct Exec {
   void operator()(const isa::LoadData& o) const { load_data(o, mem); }
   void operator()(const isa::LoadDataWithSparse& o) const { load_data_with_sparse(o, mem); }
   void operator()(const isa::LoadData3DV2& o) const { load_data_3dv2(o, mem); }
+  void operator()(const isa::LoadDataWithTranspose& o) const { load_data_with_transpose(o, mem); }
   void operator()(const isa::Mmad& o) const { mmad(o, mem); }
   void operator()(const isa::MmadWithSparse& o) const { mmad_with_sparse(o, mem); }
   void operator()(const isa::Fixpipe& o) const { fixpipe(o, mem); }

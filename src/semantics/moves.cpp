@@ -72,6 +72,27 @@ void load_data(const isa::LoadData& op, const MemoryView& mem) {
   }
 }
 
+// Each repeat: its square into a buffer, then every destination element from its place in the
+// transposed square (isa::transpose_source; docs/semantics.md, "LoadDataWithTranspose"). Repeats
+// write in order, so where destinations overlap the later one's fractal stays.
+void load_data_with_transpose(const isa::LoadDataWithTranspose& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  const uint32_t es = isa::size_of(op.dtype), fractals = isa::transpose_fractals(op.dtype);
+  const uint64_t square = isa::transpose_square_bytes(op.dtype);
+  const uint8_t* src = mem.ptr(op.src) + uint64_t{op.startIndex} * square;
+  const uint32_t cols = 32 / es;  // elements in a fractal row
+  uint8_t s[2 * kFractalBytes];
+  for (uint64_t i = 0; i < op.repeatTimes; ++i) {
+    std::memcpy(s, src + i * op.srcStride * square, square);
+    for (uint32_t f = 0; f < fractals; ++f) {
+      uint8_t* d = mem.ptr(op.dst.space, 0, isa::transpose_dst_fractal(op, i, f));
+      for (uint32_t k = 0; k < 16; ++k)
+        for (uint32_t j = 0; j < cols; ++j)
+          std::memcpy(d + k * 32 + j * es, s + isa::transpose_source(op.dtype, f, k, j), es);
+    }
+  }
+}
+
 // Image to column: every element of the window from its C0 group in the map, or padValue
 // (isa/load3d.hpp has the geometry, docs/semantics.md "LoadData3DV2" the rules).
 void load_data_3dv2(const isa::LoadData3DV2& op, const MemoryView& mem) {
@@ -167,7 +188,8 @@ void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
     for (uint32_t j = 0; j < op.mSize; ++j)
       for (uint32_t c = 0; c < blocks; ++c)
         f(src + (uint64_t{c} * op.srcStride + j) * 64,
-          dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
+          op.nz ? dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es  // NZ: block c, row j
+                : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
           std::min<uint32_t>(16, op.nSize - c * 16));
   }
 }

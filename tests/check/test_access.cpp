@@ -67,6 +67,16 @@ struct Brute {
       add(o.dst.space, 0, true, o.dst.offset + e.dst, es);
     }
   }
+  // Each repeat reads its whole square (1 or 2 fractals, as the dtype) and writes as many whole
+  // fractals, the second (dstFracGap + 1) fractals after the first.
+  void operator()(const isa::LoadDataWithTranspose& o) {
+    const uint64_t n = isa::size_of(o.dtype) == 2 ? 1 : 2;
+    for (uint64_t i = 0; i < o.repeatTimes; ++i) {
+      add(Space::L1, 0, false, o.src.offset + (o.startIndex + i * o.srcStride) * n * 512, n * 512);
+      for (uint64_t f = 0; f < n; ++f)
+        add(o.dst.space, 0, true, o.dst.offset + (i * (o.dstGap + 1) + f * (o.dstFracGap + 1)) * 512, 512);
+    }
+  }
   void c_matrix(const isa::MmadCommon& o) {
     const uint64_t m1 = isa::ceil_div(o.m, 16), n1 = isa::ceil_div(o.n, 16);
     add(Space::L0C, 0, true, o.dst.offset, m1 * n1 * 1024);
@@ -110,8 +120,12 @@ struct Brute {
         for (uint64_t n = 0; n < o.nSize; ++n) {  // one cell per column, partial last block too
           add(Space::L0C, 0, false,
               o.src.offset + nd * o.srcNdStride * 1024 + ((n / 16) * o.srcStride + j) * 64 + (n % 16) * 4, 4);
-          add(Space::GM, o.dst.tensor, true, o.dst.offset + (nd * o.dstNdStride + j * o.dstStride + n) * 4,
-              4);
+          if (o.nz)  // column block n / 16 at dstStride x 32 bytes, row j of 16 cells
+            add(Space::GM, o.dst.tensor, true,
+                o.dst.offset + (n / 16) * o.dstStride * 32 + j * 64 + (n % 16) * 4, 4);
+          else
+            add(Space::GM, o.dst.tensor, true, o.dst.offset + (nd * o.dstNdStride + j * o.dstStride + n) * 4,
+                4);
         }
   }
   void operator()(const isa::SetFlag&) {}
@@ -226,6 +240,25 @@ TEST_CASE("exact accesses: LoadData strides, gaps, re-reads and LoadDataWithSpar
   }
 }
 
+TEST_CASE("exact accesses: LoadDataWithTranspose squares and the fractals of each repeat",
+          "[check][access]") {
+  std::mt19937 rng(21);
+  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Float,
+                              isa::DType::Int32};
+  for (int i = 0; i < 300; ++i) {
+    isa::LoadDataWithTranspose o;
+    o.dtype = types[rng() % 5];
+    o.src = at(Space::L1, rng() % 4 * 32);
+    o.dst = at(rng() % 2 ? Space::L0A : Space::L0B, rng() % 3 * 512);
+    o.startIndex = static_cast<uint16_t>(rng() % 3);
+    o.repeatTimes = static_cast<uint8_t>(rng() % 5);
+    o.srcStride = static_cast<uint16_t>(rng() % 3);
+    o.dstGap = static_cast<uint16_t>(rng() % 3);
+    o.dstFracGap = static_cast<uint16_t>(rng() % 3);
+    compare(o);
+  }
+}
+
 TEST_CASE("exact accesses: LoadData3DV2 reads the map's C0 groups of the window, skips padding",
           "[check][access]") {
   std::mt19937 rng(9);
@@ -272,10 +305,10 @@ TEST_CASE("exact accesses: LoadData3DV2 reads the map's C0 groups of the window,
 
 TEST_CASE("exact accesses: Mmad reads only rows < m, k < K, columns < n", "[check][access]") {
   std::mt19937 rng(4);
-  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16};
-  for (int i = 0; i < 300; ++i) {
+  const isa::DType types[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Float};
+  for (int i = 0; i < 400; ++i) {
     isa::Mmad o;
-    o.dtype = types[rng() % 3];
+    o.dtype = types[rng() % 4];
     o.dst = at(Space::L0C, rng() % 4 * 64);
     o.fm = at(Space::L0A, rng() % 3 * 512);
     o.filter = at(Space::L0B, rng() % 3 * 512);
@@ -310,6 +343,21 @@ TEST_CASE("exact accesses: Fixpipe rows of column blocks, partial last block, nd
     o.ndNum = static_cast<uint16_t>(1 + rng() % 3);
     o.srcNdStride = static_cast<uint16_t>(1 + rng() % 3);
     o.dstNdStride = static_cast<uint16_t>(1 + rng() % 5000);
+    compare(o);
+  }
+}
+
+TEST_CASE("exact accesses: Fixpipe NZ output, column blocks dstStride x 32 bytes apart", "[check][access]") {
+  std::mt19937 rng(15);
+  for (int i = 0; i < 200; ++i) {
+    isa::Fixpipe o;
+    o.nz = true;
+    o.src = at(Space::L0C, rng() % 4 * 64);
+    o.dst = at(Space::GM, rng() % 4 * 32, 2);
+    o.nSize = static_cast<uint16_t>((1 + rng() % 4) * 16);
+    o.mSize = static_cast<uint16_t>(rng() % 20);
+    o.srcStride = static_cast<uint16_t>(o.mSize + rng() % 3);
+    o.dstStride = o.mSize * 2 + rng() % 3;  // 32-byte units: 2 per 16 float cells; gaps too
     compare(o);
   }
 }

@@ -120,6 +120,40 @@ TEST_CASE("a transposing LoadData moves undefined rows to undefined columns", "[
   CHECK(r.reports[0].ranges == 16);
 }
 
+TEST_CASE("LoadDataWithTranspose moves undefined elements to their transposed places", "[check][uninit]") {
+  // b16: as the transposing LoadData above, the same bytes.
+  const std::string h = kT +
+                        "DataCopyNd2Nz dst=L1:0 src=a dtype=half nValue=10 dValue=16 srcDValue=16 "
+                        "dstNzC0Stride=16\n"
+                        "DataCopy dst=L1:0x4000 src=b blockLen=16\n" +
+                        kToL1 +
+                        "LoadData dst=L0A:0 src=L1:0x4000 repeatTimes=1\n"
+                        "LoadDataWithTranspose dst=L0B:0 src=L1:0 dtype=half repeatTimes=1\n" +
+                        kToM;
+  CHECK(run_text(h + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=10 dtype=half\n").reports.empty());
+  const auto r = run_text(h + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=16 dtype=half\n");
+  REQUIRE(r.reports.size() == 1);
+  CHECK(r.reports[0].space == isa::Space::L0B);
+  CHECK(r.reports[0].bytes == 16 * 6 * 2);
+  CHECK(r.reports[0].ranges == 16);
+  CHECK(detail(r.reports[0], "hint") ==
+        "these bytes were copied by LoadDataWithTranspose at line 9 from bytes nothing wrote\n");
+  // b8: a 32-column block of 30 K-rows; the square's rows 30, 31 are padding and land as k = 30,
+  // 31 of every n-row of both Zn fractals.
+  const std::string b = kT +
+                        "DataCopyNd2Nz dst=L1:0 src=a nValue=30 dValue=32 srcDValue=32 dstNzC0Stride=32\n" +
+                        "DataCopy dst=L1:0x4000 src=b blockLen=16\n" + kToL1 +
+                        "LoadData dst=L0A:0 src=L1:0x4000 repeatTimes=1\n"
+                        "LoadDataWithTranspose dst=L0B:0 src=L1:0 dtype=int8 repeatTimes=1\n" +
+                        kToM;
+  CHECK(run_text(b + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=32 k=30\n").reports.empty());
+  const auto r8 = run_text(b + "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=32 k=32\n");
+  REQUIRE(r8.reports.size() == 1);
+  CHECK(r8.reports[0].space == isa::Space::L0B);
+  CHECK(r8.reports[0].bytes == 32 * 2);
+  CHECK(r8.reports[0].ranges == 32);
+}
+
 TEST_CASE("double SetFlag: only a second set with no WaitFlag of it between them in program order",
           "[check][sync]") {
   // Set, wait, set on MTE2 while MTE1 waits late: the second set may land before the wait (held

@@ -148,6 +148,19 @@ TEST_CASE("scalar set-up: LoadData3DV2 issues scalar.load_data_3dv2 cycles after
   CHECK(rows_of(times(1, l3), "--set scalar.load_data=7").at(0).issue == 0);  // not LoadData's key
 }
 
+TEST_CASE(
+    "scalar set-up: LoadDataWithTranspose issues scalar.load_data_with_transpose cycles after the slot "
+    "(t-1 / t)",
+    "[cli][timing][pacing]") {
+  const std::string lt = "LoadDataWithTranspose dst=L0B:0 src=L1:0 repeatTimes=2 dtype=int8";
+  for (const uint32_t t : {4u, 5u}) {
+    const auto r = rows_of(times(2, lt), "--set scalar.load_data_with_transpose=" + std::to_string(t));
+    CHECK(r.at(0).issue == t);
+    CHECK(r.at(1).issue == t + 1 + t);
+  }
+  CHECK(rows_of(times(1, lt), "--set scalar.load_data=7").at(0).issue == 0);  // not LoadData's key
+}
+
 TEST_CASE("active cycles: a pipe's data instructions from start to usable result", "[cli][timing][pacing]") {
   TempDir d;
   // Two loads of 2 cycles, 28 of latency, back to back: active 0..30 (the second ends at 4 + 28).

@@ -63,6 +63,7 @@ cube:
   int8_k_per_cycle: 31
   b16_k_per_cycle: 15
   sparse_k_per_cycle: 63
+  float_k_per_cycle: 3
   head_cycles: 6
   latency_cycles: 7
   fixed_cycles: 1.75
@@ -89,6 +90,7 @@ scalar:
   load_data: 23
   load_data_with_sparse: 24
   load_data_3dv2: 33
+  load_data_with_transpose: 34
   mmad: 25
   mmad_with_sparse: 26
   fixpipe: 27

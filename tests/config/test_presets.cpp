@@ -31,6 +31,7 @@ TEST_CASE("presets hold the published arch-2201 figures", "[config][preset]") {
   // §9 Cube: 16x16x32 int8, 16x16x16 b16, sparse ceil(K/64) with K the original K.
   CHECK(c.cube.int8_k_per_cycle == 32);
   CHECK(c.cube.b16_k_per_cycle == 16);
+  CHECK(c.cube.float_k_per_cycle == 4);
   CHECK(c.cube.sparse_k_per_cycle == 64);
 
   // §9 MTE1.
@@ -214,6 +215,7 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.mte1.sparse.latency_cycles == 31);
   CHECK(c.cube.int8_k_per_cycle == 31);
   CHECK(c.cube.b16_k_per_cycle == 15);
+  CHECK(c.cube.float_k_per_cycle == 3);
   CHECK(c.cube.sparse_k_per_cycle == 63);
   CHECK(c.cube.head_cycles == 6);
   CHECK(c.cube.latency_cycles == 7);
@@ -231,4 +233,5 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.scalar.sync_all == 31);
   CHECK(c.scalar.set_atomic == 32);
   CHECK(c.scalar.load_data_3dv2 == 33);
+  CHECK(c.scalar.load_data_with_transpose == 34);
 }

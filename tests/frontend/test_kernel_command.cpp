@@ -50,12 +50,13 @@ TEST_CASE("APIs not supported yet fail to compile, naming the API", "[kernel_com
                            "/tests/frontend/kernels/unsupported.cpp --out " + dir.file("out"));
   CHECK(r.status == 2);
   for (const char* m :
-       {"LoadDataWithTranspose is not supported yet", "LoadData from GM (GM -> L0A/L0B/L1) is not supported",
+       {"LoadData from GM (GM -> L0A/L0B/L1) is not supported",
         "LoadData (Load3Dv2): an IsResetLoad3dConfig that leaves the FMATRIX or padding registers",
         "LoadData with LoadData3DParamsV2Pro (its map comes from SetFmatrix) is not supported",
         "DataCopy to GM (L1 -> GM, UB -> GM) is not supported",
-        "Fixpipe with CFG_NZ or CFG_COLUMN_MAJOR is not supported",
-        "Fixpipe: the L0C source holds int32_t or float cells", "float x float and int4 are not supported",
+        "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201",
+        "Fixpipe: the L0C source holds int32_t or float cells",
+        "and (float, float, float) as (dst, fm, filter); int4 is not supported yet",
         "PipeBarrier<PIPE_V>: the Cube core has no Vector pipe", "this HardEvent involves the Vector pipe",
         "UB positions are AIV-only", "TQue with depth 0 (in-place queues) is not supported",
         "TBuf: aicore-sim supports TBufs in L1",

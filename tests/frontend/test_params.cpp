@@ -54,6 +54,18 @@ TEST_CASE("LoadData and LoadDataWithSparse take every number from LoadData2DPara
   CHECK(left_at_default(s) == "");
 }
 
+TEST_CASE("LoadDataWithTranspose takes every number from LoadData2dTransposeParams", "[units][params]") {
+  // (startIndex, repeatTimes, srcStride, dstGap, dstFracGap, addrMode)
+  const AscendC::LoadData2dTransposeParams p(2, 3, 4, 5, 6, 7);
+  isa::LoadDataWithTranspose l;
+  isa::fill_from_params(l, p);
+  CHECK((l.startIndex == 2 && l.repeatTimes == 3 && l.srcStride == 4 && l.dstGap == 5 && l.dstFracGap == 6 &&
+         l.addrMode == 7));
+  CHECK(left_at_default(l) == "");
+  const AscendC::LoadData2dTransposeParams d(1, 2, 3, 4, 5);  // addrMode defaults to 0
+  CHECK((d.dstFracGap == 5 && d.addrMode == 0));
+}
+
 TEST_CASE("LoadData3DV2 takes every number from LoadData3DParamsV2", "[units][params]") {
   const uint8_t pads[AscendC::PAD_SIZE] = {1, 2, 3, 4};
   // (padList, l1H, l1W, channelSize, kExtension, mExtension, kStartPt, mStartPt, strideW, strideH,

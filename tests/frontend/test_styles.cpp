@@ -139,6 +139,81 @@ TEST_CASE("a basic-API half matmul loading A with one Load3Dv2 per K step is cle
   }
 }
 
+TEST_CASE("a basic-API matmul loading B with LoadDataWithTranspose (int8 and half) is clean and bit-exact",
+          "[styles][transpose]") {
+  for (const char* v : {"int8", "half"}) {
+    TempDir dir;
+    const Result r = run_kernel("transpose", v, {"--out=" + dir.file("out"), "-q"});
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("transpose ") + v + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    CHECK(r.err.find("warning") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/transpose/checks.json")));
+    CHECK(checks["reports"].empty());
+    // Every byte of B (128 x 64) goes L1 -> L0B once through the transposing loads.
+    const auto stats = nlohmann::json::parse(slurp(dir.file("out/transpose/stats.json")));
+    CHECK(stats["paths"]["L1->L0B"]["bytes"] == 128 * 64 * (std::string(v) == "half" ? 2 : 1));
+  }
+}
+
+TEST_CASE("a basic-API float x float matmul is clean and bit-exact against the documented arithmetic",
+          "[styles][float]") {
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("float_mmad: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+  CHECK(checks["reports"].empty());
+  // Two Mmads of 32 x 48 x 32: 2 x 6 fractal pairs x 32 / 4 K a cycle, at 1024 MAC/cycle.
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/float_mmad/stats.json")));
+  const auto& f = stats["cube"]["kinds"]["float"];
+  CHECK(f["instructions"] == 2);
+  CHECK(f["dense_equivalent_macs"] == 2 * 32 * 48 * 32);
+  CHECK(f["peak_macs_per_cycle"] == 1024);
+  CHECK(stats["paths"]["L1->L0B"]["bytes"] == 64 * 48 * 4);
+}
+
+TEST_CASE("DataCopy(GM, CO1, DataCopyCO12DstParams) with the FIX registers writes row-major or NZ",
+          "[styles][fixpipe][nz]") {
+  for (const char* v : {"datacopy", "datacopy_nz"}) {
+    TempDir dir;
+    const Result r = run_kernel("float_mmad", v, {"--out=" + dir.file("out"), "-q"});
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("float_mmad ") + v + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+    CHECK(checks["reports"].empty());
+  }
+  // nz2ndEn before any SetFixpipeNz2ndFlag: a runtime error at the call.
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "datacopy_unset", {"--out=" + dir.file("out"), "-q"});
+  CHECK(r.status == 3);
+  CHECK(r.err.find(
+            "float_mmad.cpp:" +
+            std::to_string(line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/float_mmad.cpp",
+                                   "// mark: datacopy")) +
+            ": error: DataCopy (CO1 -> GM): nz2ndEn needs SetFixpipeNz2ndFlag first") != std::string::npos);
+}
+
+TEST_CASE("a Fixpipe with CFG_NZ writes C to GM in NZ, clean and bit-exact", "[styles][fixpipe][nz]") {
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "nz", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("float_mmad nz: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+  CHECK(checks["reports"].empty());
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/float_mmad/stats.json")));
+  CHECK(stats["paths"]["L0C->GM"]["bytes"] == 32 * 48 * 4);
+}
+
 TEST_CASE("a prefetching TQue loop whose producer runs ahead holds its re-sets and stays exact", "[styles]") {
   // With no scalar set-up cost the MTE2 copies run a buffer ahead: re-set ids land before the
   // WaitFlag that clears them, are held (stats.json sync) and the result is still exact.

@@ -66,6 +66,11 @@ inline auto key(const isa::LoadData3DV2& o) {
                       o.enTranspose, o.enSmallK, o.padValue, o.filterSizeW, o.filterSizeH, o.fMatrixCtrl));
 }
 
+inline auto key(const isa::LoadDataWithTranspose& o) {
+  return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.startIndex, o.repeatTimes, o.srcStride, o.dstGap,
+                         o.dstFracGap, o.addrMode);
+}
+
 inline bool same_impl(const isa::Op& x, const isa::Op& y) {
   if (x.index() != y.index()) return false;
   return std::visit([&](const auto& a) { return key(a) == key(std::get<std::decay_t<decltype(a)>>(y)); }, x);

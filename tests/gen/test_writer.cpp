@@ -95,6 +95,14 @@ std::vector<isa::Op> samples() {
   l3.dilationFilterW = 2, l3.dilationFilterH = 0, l3.enTranspose = true, l3.padValue = 0x3c00;
   l3.filterSizeW = true, l3.filterSizeH = true;
   v.push_back(l3);
+  isa::LoadDataWithTranspose lt;
+  lt.dst = on(Space::L0B, 1024);
+  lt.src = on(Space::L1, 0x40);
+  lt.repeatTimes = 3;
+  v.push_back(lt);
+  lt.dst = on(Space::L0A, 0);
+  lt.dtype = isa::DType::Float, lt.startIndex = 7, lt.srcStride = 2, lt.dstGap = 1, lt.dstFracGap = 65535;
+  v.push_back(lt);
   return v;
 }
 

@@ -49,6 +49,18 @@ struct Gen {
          " l1H=1 l1W=" + n(16 * m1) + " channelSize=" + n(16 * k1) + " kExtension=" + n(16 * kext) +
          " mExtension=" + n(16 * m1) + " kStartPt=" + n(16 * kstart));
   }
+  // LoadDataWithTranspose of any element size, strides and gaps inside L1 and L0A/L0B.
+  void load_transpose() {
+    const bool a = coin();
+    static const char* types[] = {"int8", "half", "bf16", "float", "int32"};
+    const uint64_t t = pick(0, 4), fr = t == 1 || t == 2 ? 1 : 2, rep = pick(1, 6), gap = pick(0, 2),
+                   fgap = pick(0, 2);
+    const uint64_t span = ((rep - 1) * (gap + 1) + (fr - 1) * (fgap + 1) + 1) * 512;
+    line(std::string("LoadDataWithTranspose dst=") + (a ? "L0A:" : "L0B:") +
+         n(pick(0, (65536 - span) / 512) * 512) + " src=L1:" + n(pick(0, 200) * 512) + " dtype=" + types[t] +
+         " startIndex=" + n(pick(0, 3)) + " repeatTimes=" + n(rep) + " srcStride=" + n(pick(0, 3)) +
+         " dstGap=" + n(gap) + " dstFracGap=" + n(fgap));
+  }
   void load_sparse() {
     const uint64_t rep = pick(1, 8);
     line("LoadDataWithSparse dst=L0B:" + n(pick(0, (65536 - rep * 512) / 512) * 512) + " src=L1:" +
@@ -58,11 +70,15 @@ struct Gen {
     const bool sparse = coin(0.3);
     const uint64_t m = pick(1, 128), nn = pick(1, 128), k = sparse ? pick(1, 64) * 4 : pick(1, 256);
     const bool half = !sparse && coin(0.3);
+    const bool f32 = !sparse && !half && coin(0.15);
     // M owns the first half of L0C, Fixpipe reads the second (see random_kernel.hpp).
     std::string s = std::string(sparse ? "MmadWithSparse" : "Mmad") + " dst=L0C:0" +
-                    " fm=L0A:0 filter=L0B:0 m=" + n(m) + " n=" + n(nn) +
-                    " k=" + n(half ? std::min<uint64_t>(k, 128) : k);
+                    " fm=L0A:0 filter=L0B:0 m=" + n(m) + " n=" + n(nn) + " k=" +
+                    n(f32    ? std::min<uint64_t>(k, 64)
+                      : half ? std::min<uint64_t>(k, 128)
+                             : k);
     if (half) s += " dtype=half";
+    if (f32) s += " dtype=float";
     if (coin(0.4)) s += " cmatrixInitVal=0";
     line(s);
   }
@@ -140,6 +156,8 @@ std::string kernel(std::mt19937_64& rng, int count, const Extras& extras) {
     } else if (kind < 34) {
       if (g.coin(0.25))
         g.load3d();
+      else if (g.coin(0.2))
+        g.load_transpose();
       else
         g.load_data();
     } else if (kind < 40) {
@@ -199,6 +217,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("mte1.sparse.bytes_per_cycle", g.one_of<std::string>({"32", "128"})),
       set("cube.head_cycles", g.one_of<std::string>({"0", "4", "9", "61"})),
       set("cube.fixed_cycles", g.one_of<std::string>({"0", "1.8", "2"})),
+      set("cube.float_k_per_cycle", g.one_of<std::string>({"4", "3"})),
       set("gm.read.window_bytes", g.one_of<std::string>({"0", "2048", "20000"})),
       set("gm.read.row_cycles", g.one_of<std::string>({"0", "1.7"})),
       set("gm.write.window_bytes", g.one_of<std::string>({"0", "4096"})),
@@ -213,6 +232,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("scalar.load_data", g.one_of<std::string>({"0", "2"})),
       set("scalar.load_data_with_sparse", g.one_of<std::string>({"0", "3"})),
       set("scalar.load_data_3dv2", g.one_of<std::string>({"0", "4"})),
+      set("scalar.load_data_with_transpose", g.one_of<std::string>({"0", "5"})),
       set("scalar.mmad", g.one_of<std::string>({"0", "3"})),
       set("scalar.mmad_with_sparse", g.one_of<std::string>({"0", "1"})),
       set("scalar.fixpipe", g.one_of<std::string>({"0", "11"})),

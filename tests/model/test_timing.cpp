@@ -24,7 +24,7 @@ config::Config published() {
   c.mte1.to_l0a = {256, 0, 28};
   c.mte1.to_l0b = {128, 0, 28};
   c.mte1.sparse = {128, 0, 30};
-  c.cube = {32, 16, 64, 4, 0};
+  c.cube = {32, 16, 64, 4, 0, 0, 4};
   c.fixpipe = {64, 20, 0};
   c.issue.sync_cycles = 1;
   return c;
@@ -93,6 +93,34 @@ TEST_CASE("LoadData3DV2: LoadData 2D's path of its destination for the bytes wri
   CHECK(model::cost_of(l, cfg).bytes == 0);
 }
 
+TEST_CASE("LoadDataWithTranspose: LoadData 2D's path of its destination for the fractals written (t-1 / t)",
+          "[timing][mte1]") {
+  auto cfg = published();
+  isa::LoadDataWithTranspose l;
+  l.dst = {Space::L0A, 0, 0};
+  l.src = {Space::L1, 0, 0};
+  l.dtype = isa::DType::Int8;
+  l.repeatTimes = 4;  // 4 squares of 2 fractals: 4096 B
+  CHECK(model::cost_of(l, cfg).bytes == 4096);
+  CHECK(model::cost_of(l, cfg).occupancy == 16);  // 256 B/cycle
+  CHECK(model::cost_of(l, cfg).latency == 28);
+  l.dtype = isa::DType::Half;  // 1 fractal a square: 2048 B
+  CHECK(model::cost_of(l, cfg).occupancy == 8);
+  l.dtype = isa::DType::Float;  // 2 again, whatever the gaps
+  l.dstGap = 3, l.dstFracGap = 5, l.srcStride = 7;
+  CHECK(model::cost_of(l, cfg).occupancy == 16);
+  cfg.mte1.to_l0a.bytes_per_cycle = 255;  // 4096 / 255 = 16.06 -> 17
+  CHECK(model::cost_of(l, cfg).occupancy == 17);
+  cfg.mte1.to_l0a.overhead_cycles += 1;
+  CHECK(model::cost_of(l, cfg).occupancy == 18);
+  cfg.mte1.to_l0a.latency_cycles += 1;
+  CHECK(model::cost_of(l, cfg).latency == 29);
+  l.dst.space = Space::L0B;  // 128 B/cycle
+  CHECK(model::cost_of(l, cfg).occupancy == 32);
+  l.repeatTimes = 0;  // moves nothing
+  CHECK(model::cost_of(l, cfg).bytes == 0);
+}
+
 TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair, plus head",
           "[timing][cube]") {
   const auto cfg = published();
@@ -103,6 +131,16 @@ TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair
   auto half = mm<isa::Mmad>(16, 16, 64);
   half.dtype = isa::DType::Half;
   CHECK(model::cost_of(half, cfg).occupancy == 4 + 4);
+  // float x float: cube.float_k_per_cycle (4, assumed) K a cycle per fractal pair (t-1 / t).
+  auto f32 = mm<isa::Mmad>(17, 16, 64);
+  f32.dtype = isa::DType::Float;
+  CHECK(model::cost_of(f32, cfg).occupancy == 2 * 16 + 4);
+  f32.k = 65;
+  CHECK(model::cost_of(f32, cfg).occupancy == 2 * 17 + 4);
+  auto slower = cfg;
+  slower.cube.float_k_per_cycle = 3;
+  CHECK(model::cost_of(f32, slower).occupancy == 2 * 22 + 4);
+  CHECK(model::cost_of(f32, cfg).dense_macs == 17 * 16 * 65);
   // Sparse: K the original K, 64 per cycle.
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).occupancy == 1 + 4);
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 68), cfg).occupancy == 2 + 4);
@@ -198,6 +236,27 @@ TEST_CASE("Fixpipe: rows starting off gm.write.align_bytes cost unaligned_cost p
   cfg.gm.write.align_bytes = 1;  // the rule off
   fx.dst.offset = 3;
   CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);
+}
+
+TEST_CASE("Fixpipe NZ output: one GM run per 16-column block, or one when the blocks follow each other",
+          "[timing][fix]") {
+  auto cfg = published();
+  isa::Fixpipe fx;
+  fx.nz = true;
+  fx.nSize = 64;  // 4 blocks
+  fx.mSize = 8;
+  fx.srcStride = 16;
+  fx.dstStride = 16;  // 512 B apart = 8 rows x 64 B: contiguous, one run
+  CHECK(model::gm_write_cost(fx, cfg.gm.write).rows == 1);
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 16);  // 2048 B at 128 B/cycle
+  fx.dst.offset = 64;                                   // the one run off 512: all 2048 B count double
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 32);
+  fx.dst.offset = 0;
+  fx.dstStride = 24;  // blocks 768 B apart: 0, 768, 1536, 2304 -> blocks 1 and 3 off 512
+  CHECK(model::gm_write_cost(fx, cfg.gm.write).rows == 4);
+  CHECK(model::gm_write_cost(fx, cfg.gm.write).unaligned_rows == 2);
+  CHECK(model::cost_of(fx, cfg).occupancy == 20 + 24);
+  CHECK(model::cost_of(fx, cfg).bytes == 2048);
 }
 
 TEST_CASE("GM rows: a read's own rate falls by row_cycles per row after the first", "[timing][mte2]") {

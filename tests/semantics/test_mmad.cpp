@@ -157,7 +157,7 @@ TEST_CASE("Mmad: zero m, n or k is a no-op, unsupported modes fault", "[mmad][er
       sem::mmad(op, core.view()), Fault,
       Catch::Message("cmatrixSource=1 (initialise C from the bias table) is not modelled yet"));
   op = mmad_op(16, 16, 32, isa::DType::Int32);
-  CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("dtype must be int8, half or bf16"));
+  CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("dtype must be int8, half, bf16 or float"));
   op = mmad_op(16, 16, 4096);
   CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("[0, 4095]"));
   op = mmad_op(16, 16, 32);

@@ -68,6 +68,7 @@ struct Cube {
   uint32_t head_cycles = 0;         // cold-start head: paid when the Cube was idle (engine.hpp)
   uint32_t latency_cycles = 0;      // result visible in L0C after the occupancy
   double fixed_cycles = 0;          // per-Mmad cost that back-to-back Mmads cannot hide
+  uint32_t float_k_per_cycle = 0;   // K elements per fractal-cycle for float x float (4, assumed)
 };
 
 struct Fixpipe {
@@ -93,7 +94,7 @@ struct Issue {
 struct Scalar {
   uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, load_data_3dv2 = 0,
            mmad = 0, mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0,
-           sync_all = 0, set_atomic = 0;
+           sync_all = 0, set_atomic = 0, load_data_with_transpose = 0;
 };
 
 // The race checker's one hardware fact (docs/checking.md).

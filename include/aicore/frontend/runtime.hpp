@@ -39,6 +39,17 @@ uint8_t* local_bytes(isa::Space s, uint64_t offset, uint64_t bytes, CallSite sit
 // The GM operand for host address p, which must lie in a GmAlloc buffer.
 isa::Addr gm_address(const void* p, CallSite site, const char* api);
 
+// The FIX registers that DataCopy(GM, CO1, DataCopyCO12DstParams) reads: the NZ2ND matrices
+// (SetFixpipeNz2ndFlag) and the scalar quantisation parameter (SetFixpipePreQuantFlag), per block,
+// unset until the kernel sets them (docs/ascendc.md).
+struct FixpipeRegisters {
+  bool nz2nd_set = false;
+  uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+  bool quant_set = false;
+  uint64_t deqScalar = 0;
+};
+FixpipeRegisters& fixpipe_registers(CallSite site, const char* api);
+
 // Checks op against the block's memories, executes it (unless the run is timing-only) and
 // records it at `site`. Faults of the isa/semantics layers become KernelErrors naming `api`.
 // `origin`: Library for what TPipe/TQue emit on the user's behalf (isa::Origin).

@@ -86,13 +86,13 @@ struct Descriptor<LoadData> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type; matters only for ifTranspose", dtypes(kInputTypes)),
+      AICORE_OPTIONAL(T, dtype, "element type; matters only for ifTranspose"),
       AICORE_OPTIONAL(T, startIndex, "first source fractal, in 512-byte fractals from src"),
       AICORE_REQUIRED(T, repeatTimes, "fractals to move (0 = nothing)"),
       AICORE_OPTIONAL(T, srcStride, "source fractals between repeats (0 = the same fractal)"),
       AICORE_OPTIONAL(T, dstGap, "destination fractals skipped between repeats"),
       AICORE_OPTIONAL(T, ifTranspose,
-                      "transpose each 16 x 16 fractal; half/bf16 only (int8: refused)"),
+                      "transpose each 16 x 16 fractal; half/bf16 only (int8, float, int32: refused)"),
       AICORE_OPTIONAL(T, sid, "stream id; must be 0"),
       AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
 };
@@ -149,8 +149,8 @@ struct Descriptor<Mmad> {
       std::make_tuple(
           AICORE_REQUIRED(
               T, k, "reduction length (columns of A, rows of B); at most 4095"),
-          AICORE_OPTIONAL(T, dtype, "input type: int8 -> int32 cells, half/bf16 -> float cells",
-                          dtypes(kInputTypes))),
+          AICORE_OPTIONAL(T, dtype, "input type: int8 -> int32 cells, half/bf16/float -> float cells",
+                          dtypes(kMmadTypes))),
       detail::mmad_flags<T>());
 };
 
@@ -175,12 +175,12 @@ struct Descriptor<Fixpipe> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination tensor in GM, optionally +byte offset", in(kGM)),
       AICORE_REQUIRED(T, src, "C in L0C (Nz), byte offset", in(kL0C)),
-      AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8 Mmad, float from a half/bf16 one",
+      AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8 Mmad, float from a half/bf16/float one",
                       dtypes(kCellTypes)),
       AICORE_REQUIRED(T, nSize, "columns to write, 1..4095 (a last block of fewer than 16 columns is written in part)"),
       AICORE_REQUIRED(T, mSize, "rows to write"),
       AICORE_REQUIRED(T, srcStride, "L0C rows per 16-column block (ceil16(M) for a whole C)"),
-      AICORE_REQUIRED(T, dstStride, "elements per destination row"),
+      AICORE_REQUIRED(T, dstStride, "elements per destination row (nz: 32-byte units between column blocks)"),
       AICORE_OPTIONAL(T, quantPre,
                       "conversion on the way out: NoQuant copies the cells; F322F16/F322BF16 float -> half/bf16; "
                       "DEQF16 int32 -> half, REQ8 int32 -> int8, QF322B8_PRE float -> int8 by deqScalar (dtype "
@@ -197,7 +197,11 @@ struct Descriptor<Fixpipe> {
       AICORE_OPTIONAL(T, unitFlag,
                       "3: wait, at the L0C granule, for the cells a Mmad with unitFlag=3 hands over (no M_FIX "
                       "flags), and hand them back; 2: wait, keep them; 0 = off",
-                      one_of({0, 2, 3})));
+                      one_of({0, 2, 3})),
+      AICORE_OPTIONAL(T, nz,
+                      "1: NZ output (CFG_NZ): 16-column blocks of mSize rows, dstStride in 32-byte units between "
+                      "blocks; nSize a multiple of 16, 2- or 4-byte outputs, ndNum 1",
+                      not_in_params()));
 };
 
 namespace detail {
@@ -298,6 +302,27 @@ struct Descriptor<LoadData3DV2> {
       AICORE_OPTIONAL(T, filterSizeW, "add 256 to filterW"),
       AICORE_OPTIONAL(T, filterSizeH, "add 256 to filterH"),
       AICORE_OPTIONAL(T, fMatrixCtrl, "take the map from the right FMATRIX register; not modelled (refused)"));
+};
+
+template <>
+struct Descriptor<LoadDataWithTranspose> {
+  using T = LoadDataWithTranspose;
+  static constexpr InstructionFacts facts =
+      runs_on("LoadDataWithTranspose", Pipe::MTE1,
+              "L1 -> L0A/L0B copy of square matrices, each transposed (b8: 32 x 32, b16 and b32: 16 x 16)");
+  static constexpr auto fields = std::make_tuple(
+      AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
+      AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
+      AICORE_OPTIONAL(T, dtype, "element type: int8 (2 fractals a square), half/bf16 (1), float/int32 (2)"),
+      AICORE_OPTIONAL(T, startIndex, "first source square, in squares (1 or 2 fractals, as dtype) from src"),
+      AICORE_REQUIRED(T, repeatTimes, "squares to move (0 = nothing)"),
+      AICORE_OPTIONAL(T, srcStride, "source squares from one repeat's square to the next (0 = the same one)"),
+      AICORE_OPTIONAL(T, dstGap,
+                      "512-byte fractals from the end of a repeat's first destination fractal to the next "
+                      "repeat's first"),
+      AICORE_OPTIONAL(T, dstFracGap,
+                      "512-byte fractals between a repeat's two destination fractals (b8, b32; b16: ignored)"),
+      AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
 };
 
 // clang-format on

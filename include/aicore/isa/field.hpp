@@ -28,7 +28,8 @@ constexpr DTypeMask bit(DType t) {
 }
 constexpr DTypeMask kAnyDType = 0x1F;
 constexpr DTypeMask kInputTypes = bit(DType::Int8) | bit(DType::Half) | bit(DType::BF16);  // Cube inputs
-constexpr DTypeMask kCellTypes = bit(DType::Int32) | bit(DType::Float);                    // L0C cells
+constexpr DTypeMask kMmadTypes = kInputTypes | bit(DType::Float);  // dense Mmad inputs (float x float too)
+constexpr DTypeMask kCellTypes = bit(DType::Int32) | bit(DType::Float);  // L0C cells
 // What a GM atomic add (SetAtomicAdd) adds: the Fixpipe output types with an add of their own.
 constexpr DTypeMask kAtomicTypes = bit(DType::Float) | bit(DType::Half) | bit(DType::Int32);
 // "int8, half or bf16": the element types of a mask, as messages and docs name them.

@@ -61,6 +61,25 @@ struct LoadData3DV2 {
   bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
 };
 
+// LoadDataWithTranspose (Ascend C, LoadData2dTransposeParams): MTE1, L1 -> L0A/L0B, each
+// repeat one square matrix transposed: b16 one 16 x 16 fractal; b8 two 16 x 32 fractals stacked
+// into 32 x 32; b32 two 16 x 8 fractals side by side as 16 x 16; the transposed square split back
+// into fractals (docs/semantics.md, "LoadDataWithTranspose"). Members named, typed and defaulted
+// as LoadData2dTransposeParams'.
+struct LoadDataWithTranspose {
+  Addr dst, src;
+  DType dtype = DType::Half;
+  uint16_t startIndex = 0;  // in squares
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0;   // in squares
+  uint16_t dstGap = 0;      // in 512-byte fractals
+  uint16_t dstFracGap = 0;  // in 512-byte fractals
+  uint8_t addrMode = 0;
+};
+// The 512-byte fractals one repeat of a LoadDataWithTranspose reads and writes: 2 for b8 and
+// b32, 1 for b16.
+uint32_t transpose_fractals(DType t);
+
 // unitFlag of Mmad and Fixpipe (MmadParams / FixpipeParamsV220): 0 off; 2 on, the unit flags of
 // the L0C cells stay as they are after the instruction; 3 on, they flip (a Mmad hands its cells to
 // Fixpipe, a Fixpipe hands them back). docs/semantics.md, "unitFlag".
@@ -91,6 +110,9 @@ struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND), converting on the way (quantPre)
   uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
   bool reluEn = false;
   uint8_t unitFlag = 0;  // 0 or 3 (waits for the cells a Mmad with unitFlag=3 hands over); 2 keeps them
+  // Ascend C Fixpipe<..., CFG_NZ>: GM gets the NZ layout (16-column blocks of mSize rows,
+  // dstStride 32-byte units apart) instead of row-major (docs/semantics.md, "Fixpipe NZ output").
+  bool nz = false;
 };
 // What a Fixpipe writes to GM: the element type and size its quantPre (and, for the int8 modes,
 // the sign bit of deqScalar) make of the L0C cells. uint8 results are reported as int8 bytes.
@@ -135,7 +157,8 @@ struct SetAtomicNone {  // later Fixpipes overwrite GM again
 };
 
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
-                        SetFlag, WaitFlag, PipeBarrier, SyncAll, SetAtomicAdd, SetAtomicNone, LoadData3DV2>;
+                        SetFlag, WaitFlag, PipeBarrier, SyncAll, SetAtomicAdd, SetAtomicNone, LoadData3DV2,
+                        LoadDataWithTranspose>;
 // The instructions that move no bytes: flags, barriers, SyncAll and the atomic mode.
 bool is_sync(const Op& op);
 

@@ -12,6 +12,7 @@ void data_copy_nd2nz(const isa::DataCopyNd2Nz& op, const MemoryView& mem);
 void load_data(const isa::LoadData& op, const MemoryView& mem);
 void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem);
 void load_data_3dv2(const isa::LoadData3DV2& op, const MemoryView& mem);
+void load_data_with_transpose(const isa::LoadDataWithTranspose& op, const MemoryView& mem);
 void mmad(const isa::Mmad& op, const MemoryView& mem);
 void mmad_with_sparse(const isa::MmadWithSparse& op, const MemoryView& mem);
 void fixpipe(const isa::Fixpipe& op, const MemoryView& mem);

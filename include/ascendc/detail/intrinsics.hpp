@@ -1,7 +1,8 @@
 // The Cube intrinsics of arch 2201: DataCopy GM -> L1 (DataCopyParams, element count, Nd2NzParams),
-// LoadData 2D and Load3Dv2 (L1 -> L0A/L0B, picked by the destination's position), LoadDataWithSparse, Mmad
+// LoadData 2D, Load3Dv2 and LoadDataWithTranspose (L1 -> L0A/L0B, picked by the destination's position),
+// LoadDataWithSparse, Mmad
 // (dense, and with a bias that is the L0C destination itself), MmadWithSparse, and Fixpipe L0C -> GM
-// (row-major, no conversion; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
+// (row-major or NZ; preceded by the PipeBarrier<PIPE_FIX> the library inserts). Each call
 // records one instruction at the caller's line. The operands and element types come from the
 // tensors; every other field is copied from the parameter struct member of the same name by the
 // instruction's descriptor (isa::fill_from_params). The overloads not supported yet are in
@@ -71,6 +72,9 @@ constexpr DType mmad_dtype() {
   if constexpr (std::is_same<T, float>::value && std::is_same<U, bfloat16_t>::value &&
                 std::is_same<S, bfloat16_t>::value)
     return DType::BF16;
+  if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value &&
+                std::is_same<S, float>::value)
+    return DType::Float;
   return DType::Int32;
 }
 
@@ -125,8 +129,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
 template <typename T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& params,
               CallSite site = CallSite::here()) {
-  static_assert(sizeof(T) <= 2 && !std::is_same<T, float>::value,
-                "LoadData: aicore-sim supports int8, uint8, half and bfloat16_t tensors");
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+      "LoadData: aicore-sim supports int8, uint8, half, bfloat16_t, float, int32 and uint32 tensors");
   const char* api = "LoadData";
   aicore::isa::LoadData op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -165,6 +170,24 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   aicore::frontend::issue(op, site, api);
 }
 
+// L1 (A1/B1) -> L0A (A2) or L0B (B2), each square transposed: b8 two 16 x 32 fractals as a
+// 32 x 32 square, b16 one 16 x 16 fractal, b32 two 16 x 8 fractals as a 16 x 16 square
+// (docs/semantics.md, "LoadDataWithTranspose"). The fields are copied by name.
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& params, CallSite site = CallSite::here()) {
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+      "LoadDataWithTranspose takes int8_t/uint8_t, half/bfloat16_t or float/int32_t/uint32_t tensors");
+  const char* api = "LoadDataWithTranspose";
+  aicore::isa::LoadDataWithTranspose op;
+  op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
+  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+  op.dtype = detail::dtype_of<T>();
+  aicore::isa::fill_from_params(op, params);
+  aicore::frontend::issue(op, site, api);
+}
+
 // Dense 4:2 weights to L0B and their indexes to the hidden index buffer; only startIndex and
 // repeatTimes are used (the other fields must be 0).
 template <typename T = int8_t, typename U = uint8_t>
@@ -189,8 +212,8 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
   constexpr aicore::isa::DType dtype = detail::mmad_dtype<T, U, S>();
   static_assert(
       dtype != aicore::isa::DType::Int32,
-      "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (float, half, half) and (float, bfloat16_t, "
-      "bfloat16_t) as (dst, fm, filter); float x float and int4 are not supported yet");
+      "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (float, half, half), (float, bfloat16_t, "
+      "bfloat16_t) and (float, float, float) as (dst, fm, filter); int4 is not supported yet");
   const char* api = "Mmad";
   aicore::isa::Mmad op;
   op.dst = detail::operand(dst, detail::Space::L0C, detail::Space::L0C, "dst", site, api);
@@ -277,9 +300,8 @@ aicore::isa::QuantMode quant_mode(QuantMode_t q, CallSite site, const char* api)
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& params,
              CallSite site = CallSite::here()) {
-  static_assert(
-      config.format == CO2Layout::ROW_MAJOR,
-      "Fixpipe with CFG_NZ or CFG_COLUMN_MAJOR is not supported yet by aicore-sim (CFG_ROW_MAJOR is)");
+  static_assert(config.format == CO2Layout::ROW_MAJOR || config.format == CO2Layout::NZ,
+                "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201 (CFG_ROW_MAJOR and CFG_NZ are)");
   static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
                 "Fixpipe: the L0C source holds int32_t or float cells");
   const char* api = "Fixpipe";
@@ -292,9 +314,78 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   op.dst = detail::gm_operand(dst, site, api);
   op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
   aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
+  op.nz = config.format == CO2Layout::NZ;     // the layout is the template's, not a member
   // The library drains the FIX pipe before every L0C -> GM copy.
   aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api, aicore::isa::Origin::Library);
   aicore::frontend::issue(op, site, api);
+}
+
+// ---- DataCopy: L0C -> GM (the FIX registers' form of Fixpipe) --------------------------------------
+
+// The NZ2ND matrices of later DataCopy(GM, CO1, ...) calls with nz2ndEn (the FIX register; a Fixpipe
+// call carries its own and leaves it alone here).
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride,
+                                CallSite site = CallSite::here()) {
+  aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, "SetFixpipeNz2ndFlag");
+  r.nz2nd_set = true;
+  r.ndNum = ndNum;
+  r.srcNdStride = srcNdStride;
+  r.dstNdStride = dstNdStride;
+}
+// The scalar quantisation parameter (Fixpipe's deqScalar) of later DataCopy(GM, CO1, ...) calls.
+inline void SetFixpipePreQuantFlag(uint64_t config, CallSite site = CallSite::here()) {
+  aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, "SetFixpipePreQuantFlag");
+  r.quant_set = true;
+  r.deqScalar = config;
+}
+
+// L0C -> GM by the FIX registers: one Fixpipe instruction, row-major with nz2ndEn (ndNum and the
+// strides from SetFixpipeNz2ndFlag), NZ without; scalar quantPre modes take deqScalar from
+// SetFixpipePreQuantFlag. sid, clipReluPre and eltWiseOp must be 0 (not on arch 2201).
+template <typename T, typename U>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& params,
+              CallSite site = CallSite::here()) {
+  static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
+                "DataCopy (CO1 -> GM): the L0C source holds int32_t or float cells");
+  const char* api = "DataCopy (CO1 -> GM)";
+  if (params.sid != 0 || params.clipReluPre != 0 || params.eltWiseOp != 0)
+    aicore::frontend::fail(site, api,
+                           "sid, clipReluPre and eltWiseOp must be 0 (arch 2201 has no ClipReLU or "
+                           "element-wise step)");
+  if (params.channelSplit) aicore::frontend::fail(site, api, "channelSplit is not supported yet");
+  if (params.reluPre > 1) aicore::frontend::fail(site, api, "reluPre must be 0 or 1 (normal ReLU)");
+  aicore::isa::Fixpipe op;
+  op.quantPre = detail::quant_mode<T>(params.quantPre, site, api);
+  if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
+    aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
+  op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
+  op.dst = detail::gm_operand(dst, site, api);
+  op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
+  op.nSize = params.nSize;
+  op.mSize = params.mSize;
+  op.srcStride = params.srcStride;
+  op.dstStride = params.dstStride;
+  op.unitFlag = params.unitFlag;
+  op.reluEn = params.reluPre == 1;
+  const aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);
+  op.nz = !params.nz2ndEn;
+  if (params.nz2ndEn) {
+    if (!r.nz2nd_set)
+      aicore::frontend::fail(site, api, "nz2ndEn needs SetFixpipeNz2ndFlag first (the NZ2ND matrices)");
+    op.ndNum = r.ndNum;
+    op.srcNdStride = r.srcNdStride;
+    op.dstNdStride = r.dstNdStride;
+  }
+  const bool scalar = op.quantPre == aicore::isa::QuantMode::DEQF16 ||
+                      op.quantPre == aicore::isa::QuantMode::REQ8 ||
+                      op.quantPre == aicore::isa::QuantMode::QF322B8_PRE;
+  if (scalar) {
+    if (!r.quant_set)
+      aicore::frontend::fail(site, api,
+                             "a scalar quantPre needs SetFixpipePreQuantFlag first (its deqScalar)");
+    op.deqScalar = r.deqScalar;
+  }
+  aicore::frontend::issue(op, site, api);  // no library barrier: the docs name none for this form
 }
 
 }  // namespace AscendC

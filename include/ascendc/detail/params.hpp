@@ -72,8 +72,8 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
-// Declared so that kernels naming them get the "not supported yet" of the intrinsic that takes
-// them (intrinsics.hpp) rather than an unknown type.
+// LoadDataWithTranspose's: the documented fields and constructors (startIndex and srcStride in
+// squares, dstGap and dstFracGap in 512-byte fractals).
 struct LoadData2dTransposeParams {
   LoadData2dTransposeParams() {}
   LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
@@ -197,6 +197,35 @@ struct MmadParams {
   bool kDirectionAlign = false;
   bool cmatrixSource = false;
   bool cmatrixInitVal = true;
+};
+
+// DataCopy L0C (CO1) -> GM's parameters: the documented fields, defaults and constructor. The
+// NZ2ND matrices and the scalar quantisation come from SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag.
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() {}
+  DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn,
+                        const uint16_t srcStrideIn, const QuantMode_t quantPreIn, const uint8_t reluPreIn,
+                        const bool channelSplitIn, const bool nz2ndEnIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        quantPre(quantPreIn),
+        reluPre(reluPreIn),
+        channelSplit(channelSplitIn),
+        nz2ndEn(nz2ndEnIn) {}
+  uint8_t sid = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  uint8_t unitFlag = 0;
+  uint8_t clipReluPre = 0;
+  uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
 };
 
 struct FixpipeParamsV220 {

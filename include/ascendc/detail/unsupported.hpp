@@ -41,11 +41,6 @@ void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DPara
                 "LoadData with LoadData3DParamsV2Pro (its map comes from SetFmatrix) is not supported yet by "
                 "aicore-sim: give the map in LoadData3DParamsV2");
 }
-template <typename T>
-void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&,
-                           CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value, "LoadDataWithTranspose is not supported yet by aicore-sim");
-}
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const LocalTensor<T>&, const LocalTensor<U>&, const FixpipeParamsV220&,

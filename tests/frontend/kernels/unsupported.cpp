@@ -14,15 +14,14 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   gh.SetGlobalBuffer((__gm__ half*)a);
   gf.SetGlobalBuffer((__gm__ float*)a);
   LocalTensor<half> l1(TPosition::A1, 0, 256), l0a(TPosition::A2, 0, 256);
-  LocalTensor<float> f0a(TPosition::A2, 0, 256), f0b(TPosition::B2, 0, 256), c(TPosition::CO1, 0, 256);
-  LoadDataWithTranspose(l0a, l1, LoadData2dTransposeParams{});
+  LocalTensor<float> f0a(TPosition::A2, 0, 256), c(TPosition::CO1, 0, 256);
   LoadData(l0a, gh, LoadData2DParams{});
   LoadData<half, kKeepRegisters>(l0a, l1, LoadData3DParamsV2<half>{});
   LoadData(l0a, l1, LoadData3DParamsV2Pro{});
   DataCopy(gh, l1, DataCopyParams{});
-  Fixpipe<float, float, CFG_NZ>(gf, c, FixpipeParamsV220{});
+  Fixpipe<float, float, CFG_COLUMN_MAJOR>(gf, c, FixpipeParamsV220{});
   Fixpipe(gh, l0a, FixpipeParamsV220{});
-  Mmad(c, f0a, f0b, MmadParams{});
+  Mmad(c, f0a, l0a, MmadParams{});  // float x half: no such Cube type
   PipeBarrier<PIPE_V>();
   SetFlag<HardEvent::M_V>(0);
   TQue<TPosition::VECIN, 1> vecin;

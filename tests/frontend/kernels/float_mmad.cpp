@@ -1,0 +1,138 @@
+// A basic-API float x float matmul, written for these tests: A (M x K) and B^T (N x K) copied to
+// A1/B1 in NZ (8-float column blocks), L0A loaded by LoadData 2D per 16-row block (NZ -> Zz), L0B
+// by one LoadData 2D per K step (B^T's NZ is L0B's Zn), float Mmads accumulating over the K
+// steps, Fixpipe of the float cells. C is compared bit for bit with the documented arithmetic
+// (docs/semantics.md §6): per step, float32 products summed in ascending k from 0; the second
+// step's sum added to the first's cell. Variant "nz": the Fixpipe keeps the NZ layout (CFG_NZ):
+// C in GM as 16-column blocks of M rows, dstStride = M * 64 / 32 32-byte units apart.
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+
+namespace {
+bool g_nz = false;
+std::string g_variant;
+constexpr uint16_t M = 32, K = 64, N = 48, kStep = 32, steps = K / kStep;
+constexpr uint16_t c0 = 8, fractal = 128;  // floats per fractal row, per fractal
+}  // namespace
+
+class FloatMatmul {
+ public:
+  FloatMatmul(GlobalTensor<float>& a, GlobalTensor<float>& bt, GlobalTensor<float>& c)
+      : aGM_(a), btGM_(bt), cGM_(c) {
+    pipe_.InitBuffer(qA1_, 1, M * K * sizeof(float));
+    pipe_.InitBuffer(qB1_, 1, K * N * sizeof(float));
+    pipe_.InitBuffer(qA2_, 1, M * kStep * sizeof(float));
+    pipe_.InitBuffer(qB2_, 1, kStep * N * sizeof(float));
+    pipe_.InitBuffer(qC_, 1, M * N * sizeof(float));
+  }
+
+  void Process() {
+    LocalTensor<float> a1 = qA1_.AllocTensor<float>();
+    DataCopy(a1, aGM_, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    qA1_.EnQue(a1);
+    LocalTensor<float> b1 = qB1_.AllocTensor<float>();
+    DataCopy(b1, btGM_, Nd2NzParams(1, N, K, 0, K, N, 1, 0));
+    qB1_.EnQue(b1);
+    a1 = qA1_.DeQue<float>();
+    b1 = qB1_.DeQue<float>();
+    LocalTensor<float> c1 = qC_.AllocTensor<float>();
+    constexpr uint16_t m1 = M / 16, step1 = kStep / c0;
+    for (uint16_t s = 0; s < steps; ++s) {
+      LocalTensor<float> a2 = qA2_.AllocTensor<float>();
+      for (uint16_t i = 0; i < m1; ++i)
+        LoadData(a2[i * step1 * fractal], a1,
+                 LoadData2DParams(s * step1 * m1 + i, step1, m1, 0, 0, false, 0));
+      qA2_.EnQue(a2);
+      LocalTensor<float> b2 = qB2_.AllocTensor<float>();
+      LoadData(b2, b1[s * kStep * N], LoadData2DParams(0, step1 * N / 16, 1, 0, 0, false, 0));
+      qB2_.EnQue(b2);
+      a2 = qA2_.DeQue<float>();
+      b2 = qB2_.DeQue<float>();
+      Mmad(c1, a2, b2, MmadParams(M, N, kStep, 0, false, s == 0));  // mark: mmad
+      qA2_.FreeTensor(a2);
+      qB2_.FreeTensor(b2);
+    }
+    qA1_.FreeTensor(a1);
+    qB1_.FreeTensor(b1);
+    qC_.EnQue(c1);
+    c1 = qC_.DeQue<float>();
+    if (g_variant == "datacopy" || g_variant == "datacopy_unset") {  // the FIX-register form, row-major
+      if (g_variant == "datacopy") SetFixpipeNz2ndFlag(1, 0, 0);
+      DataCopyCO12DstParams p(N, M, N, M, QuantMode_t::NoQuant, 0, false, true);
+      DataCopy(cGM_, c1, p);  // mark: datacopy
+    } else if (g_variant == "datacopy_nz") {
+      DataCopy(
+          cGM_, c1,
+          DataCopyCO12DstParams(N, M, M * 16 * sizeof(float) / 32, M, QuantMode_t::NoQuant, 0, false, false));
+    } else if (g_nz)
+      Fixpipe<float, float, CFG_NZ>(cGM_, c1, {N, M, M, M * 16 * sizeof(float) / 32, false});  // mark: nz
+    else
+      Fixpipe(cGM_, c1, {N, M, M, N, false});
+    qC_.FreeTensor(c1);
+  }
+
+ private:
+  GlobalTensor<float>& aGM_;
+  GlobalTensor<float>& btGM_;
+  GlobalTensor<float>& cGM_;
+  TPipe pipe_;
+  TQue<TPosition::A1, 1> qA1_;
+  TQue<TPosition::B1, 1> qB1_;
+  TQue<TPosition::A2, 1> qA2_;
+  TQue<TPosition::B2, 1> qB2_;
+  TQue<TPosition::CO1, 1> qC_;
+};
+
+extern "C" __global__ __aicore__ void float_mmad(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
+  GlobalTensor<float> aGM, btGM, cGM;
+  aGM.SetGlobalBuffer((__gm__ float*)a);
+  btGM.SetGlobalBuffer((__gm__ float*)bt);
+  cGM.SetGlobalBuffer((__gm__ float*)c);
+  FloatMatmul op(aGM, btGM, cGM);
+  op.Process();
+}
+
+int32_t main(int32_t argc, char* argv[]) {
+  g_variant = argc > 1 ? argv[1] : "";
+  g_nz = g_variant == "nz" || g_variant == "datacopy_nz";
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<float> A(M * K), B(K * N);
+  for (auto& x : A) x = value(rng);
+  for (auto& x : B) x = value(rng);
+  auto* a = static_cast<float*>(GmAlloc(M * K * sizeof(float)));
+  auto* bt = static_cast<float*>(GmAlloc(K * N * sizeof(float)));
+  auto* c = static_cast<float*>(GmAlloc(M * N * sizeof(float)));
+  std::memcpy(a, A.data(), A.size() * sizeof(float));
+  for (uint32_t k = 0; k < K; ++k)
+    for (uint32_t j = 0; j < N; ++j) bt[j * K + k] = B[k * N + j];
+  AscendC::SetKernelMode(KernelMode::AIC_MODE);
+  ICPU_RUN_KF(float_mmad, 1, reinterpret_cast<uint8_t*>(a), reinterpret_cast<uint8_t*>(bt),
+              reinterpret_cast<uint8_t*>(c));
+  int wrong = 0;
+  for (uint32_t i = 0; i < M; ++i)
+    for (uint32_t j = 0; j < N; ++j) {
+      float cell = 0;
+      for (uint32_t s = 0; s < steps; ++s) {
+        float sum = 0;
+        for (uint32_t k = s * kStep; k < (s + 1u) * kStep; ++k) sum = sum + A[i * K + k] * B[k * N + j];
+        cell = s == 0 ? sum : cell + sum;
+      }
+      const uint32_t at = g_nz ? ((j / 16) * M + i) * 16 + j % 16 : i * N + j;  // NZ: block, row, column
+      wrong += std::memcmp(&c[at], &cell, sizeof(float)) != 0;
+    }
+  GmFree(a);
+  GmFree(bt);
+  GmFree(c);
+  std::printf("float_mmad%s%s: %s\n", g_variant.empty() ? "" : " ", g_variant.c_str(),
+              wrong ? "MISMATCH" : "match");
+  return wrong ? 1 : 0;
+}
