@@ -173,39 +173,40 @@ float bf16_to_float(uint16_t h) {
   return f;
 }
 
-// b16 fractal (16 x 16 elements, 512 B) unpack into float rows; `a_side` selects Zz (A) or Zn (B) order.
-void unpack_b16(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side, isa::DType t,
-                std::vector<float>& out) {
-  const uint32_t kp = k1n * 16;
+// Unpacks 512-byte fractals of 16 rows x K0 elements into float rows of k1n * K0 (zero beyond K);
+// `a_side` selects Zz (A) or Zn (B) order. `row(frac_row, kv, dst)` converts kv elements of one row.
+template <uint32_t K0, class Row>
+void unpack_fractals(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side,
+                     std::vector<float>& out, Row row) {
+  const uint32_t kp = k1n * K0;
   out.assign(uint64_t{outer_n} * 16 * kp, 0.0f);
   for (uint32_t o = 0; o < outer_n; ++o)
     for (uint32_t k1 = 0; k1 < k1n; ++k1) {
       const uint64_t frac_index = a_side ? uint64_t{o} * k1n + k1 : uint64_t{k1} * outer_n + o;
       const uint8_t* frac = base + frac_index * 512;
-      const uint32_t kv = K - k1 * 16 < 16 ? K - k1 * 16 : 16;
-      for (uint32_t r = 0; r < 16; ++r)
-        for (uint32_t c = 0; c < kv; ++c) {
-          uint16_t h;
-          std::memcpy(&h, frac + (r * 16 + c) * 2, 2);
-          out[(uint64_t{o} * 16 + r) * kp + k1 * 16 + c] =
-              t == isa::DType::Half ? half_to_float(h) : bf16_to_float(h);
-        }
+      const uint32_t kv = K - k1 * K0 < K0 ? K - k1 * K0 : K0;
+      for (uint32_t r = 0; r < 16; ++r) row(frac + r * 32, kv, &out[(uint64_t{o} * 16 + r) * kp + k1 * K0]);
     }
 }
 
-// float fractal (16 x 8 elements, 512 B) unpack into float rows, as unpack_b16 (K0 = 8).
+// b16 fractals (16 x 16 half or bf16).
+void unpack_b16(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side, isa::DType t,
+                std::vector<float>& out) {
+  unpack_fractals<16>(base, outer_n, k1n, K, a_side, out, [t](const uint8_t* src, uint32_t kv, float* dst) {
+    for (uint32_t c = 0; c < kv; ++c) {
+      uint16_t h;
+      std::memcpy(&h, src + c * 2, 2);
+      dst[c] = t == isa::DType::Half ? half_to_float(h) : bf16_to_float(h);
+    }
+  });
+}
+
+// float fractals (16 x 8, K0 = 8): the bits as they are.
 void unpack_f32(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side,
                 std::vector<float>& out) {
-  const uint32_t kp = k1n * 8;
-  out.assign(uint64_t{outer_n} * 16 * kp, 0.0f);
-  for (uint32_t o = 0; o < outer_n; ++o)
-    for (uint32_t k1 = 0; k1 < k1n; ++k1) {
-      const uint64_t frac_index = a_side ? uint64_t{o} * k1n + k1 : uint64_t{k1} * outer_n + o;
-      const uint8_t* frac = base + frac_index * 512;
-      const uint32_t kv = K - k1 * 8 < 8 ? K - k1 * 8 : 8;
-      for (uint32_t r = 0; r < 16; ++r)
-        std::memcpy(&out[(uint64_t{o} * 16 + r) * kp + k1 * 8], frac + r * 32, uint64_t{kv} * 4);
-    }
+  unpack_fractals<8>(base, outer_n, k1n, K, a_side, out, [](const uint8_t* src, uint32_t kv, float* dst) {
+    std::memcpy(dst, src, uint64_t{kv} * 4);
+  });
 }
 
 // int32 accumulation wraps like the hardware adder (done in uint32 to stay defined behaviour).
