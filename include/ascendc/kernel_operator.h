@@ -6,6 +6,7 @@
 
 #include "ascendc/detail/compiler_env.hpp"
 #include "ascendc/detail/cpu_debug.hpp"
+#include "ascendc/detail/dump.hpp"
 #include "ascendc/detail/enums.hpp"
 #include "ascendc/detail/intrinsics.hpp"
 #include "ascendc/detail/params.hpp"

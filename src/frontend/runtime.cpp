@@ -82,6 +82,9 @@ Block::Block(uint32_t i, const config::Buffers& b)
 bool in_kernel() {
   return current_launch() && current_launch()->block;
 }
+bool timing_only(CallSite site, const char* api) {
+  return need_block(site, api).timing_only;
+}
 FixpipeRegisters& fixpipe_registers(CallSite site, const char* api) {
   return need_block(site, api).block->fixpipe;
 }

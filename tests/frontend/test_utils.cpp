@@ -42,3 +42,49 @@ TEST_CASE("a failed assert in a kernel stops the launch with an error at its lin
   CHECK(r.out.find("[block 1] after the asserts") == std::string::npos);
   CHECK(r.out.find("utils assert: done") == std::string::npos);
 }
+
+TEST_CASE("DumpTensor and DumpAccChkPoint print a tensor's elements as the kernel holds them", "[utils]") {
+  TempDir dir;
+  const Result r = run_kernel("utils", "dump", {"--out=" + dir.file("out"), "-q"});
+  CHECK(r.status == 0);
+  // GM int32 from element 2 of the buffer the host filled with 10 i - 30: bytes 8.. .
+  CHECK(r.out.find("[block 0] DumpTensor: desc=7, addr=8, data_type=int32, position=GM, dump_size=4\n"
+                   "[-10, 0, 10, 20]\n") != std::string::npos);
+  // L1 at byte 256 after the DataCopy of the host's halves 0.5 i - 1.
+  CHECK(r.out.find("[block 0] DumpTensor: desc=1, addr=256, data_type=float16, position=L1, dump_size=6\n"
+                   "[-1.000000, -0.500000, 0.000000, 0.500000, 1.000000, 1.500000]\n") != std::string::npos);
+  CHECK(r.out.find("desc=2, addr=256, data_type=float16, position=L1, dump_size=6\n"
+                   "[[-1.000000, -0.500000, 0.000000],\n [0.500000, 1.000000, 1.500000]]\n") !=
+        std::string::npos);
+  CHECK(r.out.find("desc=3, addr=256, data_type=float16, position=L1, dump_size=4\n"
+                   "(shape [2, 3] has 6 elements, not dump_size: printed as one list)\n"
+                   "[-1.000000, -0.500000, 0.000000, 0.500000]\n") != std::string::npos);
+  // DumpAccChkPoint from element 10: byte 256 + 20.
+  CHECK(r.out.find("desc=4, addr=276, data_type=float16, position=L1, dump_size=2\n[4.000000, 4.500000]\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("DumpTensor in a timing-only run prints its header and says there is no data", "[utils]") {
+  TempDir dir;
+  const Result r = run_kernel("utils", "dump", {"--out=" + dir.file("out"), "-q", "--timing-only"});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("desc=1, addr=256, data_type=float16, position=L1, dump_size=6\n"
+                   "(no data: the run is timing-only)\n") != std::string::npos);
+  CHECK(r.out.find("[-1.000000") == std::string::npos);
+}
+
+TEST_CASE("DumpTensor of L0A and a ShapeInfo of 9 dimensions are errors at their lines", "[utils]") {
+  const std::string src = std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/utils.cpp";
+  for (const std::string variant : {"dump_l0a", "dump_shape"}) {
+    TempDir dir;
+    const Result r = run_kernel("utils", variant, {"--out=" + dir.file("out"), "-q"});
+    CHECK(r.status == 3);
+    const std::string at = "utils.cpp:" + std::to_string(line_of(src, "// expect: " + variant)) + ": error: ";
+    if (variant == "dump_l0a")
+      CHECK(r.err.find(at +
+                       "DumpTensor: the device dumps only UB, L1 (A1, B1, C1), L0C (CO1) and GM tensors") !=
+            std::string::npos);
+    else
+      CHECK(r.err.find(at + "ShapeInfo: a shape has at most 8 dimensions, not 9") != std::string::npos);
+  }
+}

@@ -25,6 +25,9 @@ class KernelError : public std::runtime_error {
 
 // True while a block of a launch runs (the APIs below need one).
 bool in_kernel();
+// True when the kernel runs timing-only (nothing is computed, local memories hold no data);
+// a KernelError naming `api` outside a kernel.
+bool timing_only(CallSite site, const char* api);
 int64_t block_idx();
 int64_t block_num();
 

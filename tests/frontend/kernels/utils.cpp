@@ -4,6 +4,10 @@
 //   printf   printf and PRINTF from each of 2 blocks: %d, %u, %x, %s, %f of a float and a half
 //   assert   an assert that holds, then one with a message that fails in block 1 of 2 (an error at
 //            its line, though this program is built with NDEBUG)
+//   dump     DumpTensor of a GM int32 tensor, of an L1 half tensor (flat, by a 2 x 3 ShapeInfo, by a
+//            ShapeInfo that does not match), DumpAccChkPoint from an offset
+//   dump_l0a DumpTensor of an L0A tensor: an error at its line (the device dumps UB/L1/L0C/GM only)
+//   dump_shape a ShapeInfo of 9 dimensions: an error at its line
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -60,13 +64,38 @@ extern "C" __global__ __aicore__ void utils(GM_ADDR a) {
     }
     AscendC::printf("after the asserts\n");
   }
+  if (g_variant == "dump") {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(a), 16);
+    DumpTensor(g[2], 7, 4);  // elements 2..5 of GM: bytes 8.. of the buffer
+    GlobalTensor<half> gh;
+    gh.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a + 64), 16);
+    LocalTensor<half> l1(TPosition::A1, 256, 16);
+    DataCopy(l1, gh, 16);
+    DumpTensor(l1, 1, 6);
+    const uint32_t dims[2] = {2, 3};
+    DumpTensor(l1, 2, 6, ShapeInfo(2, dims));
+    DumpTensor(l1, 3, 4, ShapeInfo(2, dims));
+    DumpAccChkPoint(l1, 4, 10, 2);
+  }
+  if (g_variant == "dump_l0a") {
+    LocalTensor<half> l0a(TPosition::A2, 0, 16);
+    DumpTensor(l0a, 1, 4);  // expect: dump_l0a
+  }
+  if (g_variant == "dump_shape") {
+    const uint32_t dims[9] = {1, 1, 1, 1, 1, 1, 1, 1, 2};
+    const ShapeInfo s(9, dims);  // expect: dump_shape
+    (void)s;
+  }
 }
 
 int32_t main(int32_t argc, char* argv[]) {
   g_variant = argc > 1 ? argv[1] : "traits";
-  uint8_t* a = static_cast<uint8_t*>(AscendC::GmAlloc(64));
+  uint8_t* a = static_cast<uint8_t*>(AscendC::GmAlloc(128));
+  for (int i = 0; i < 16; ++i) reinterpret_cast<int32_t*>(a)[i] = 10 * i - 30;
+  for (int i = 0; i < 16; ++i) reinterpret_cast<half*>(a + 64)[i] = 0.5f * static_cast<float>(i) - 1.0f;
   AscendC::SetKernelMode(KernelMode::AIC_MODE);
-  ICPU_RUN_KF(utils, g_variant == "traits" ? 1 : 2, a);
+  ICPU_RUN_KF(utils, g_variant == "traits" || g_variant.rfind("dump", 0) == 0 ? 1 : 2, a);
   std::printf("utils %s: done\n", g_variant.c_str());
   AscendC::GmFree(a);
   return 0;
