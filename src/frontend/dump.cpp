@@ -1,7 +1,10 @@
 // The printing half of DumpTensor / DumpAccChkPoint (include/ascendc/detail/dump.hpp).
 #include <string>
 
-#include "kernel_operator.h"
+// compiler_env defines the kernel qualifiers (__gm__) the tensor header uses.
+#include "ascendc/detail/compiler_env.hpp"
+#include "ascendc/detail/dump.hpp"
+#include "ascendc/detail/utils.hpp"
 
 namespace AscendC {
 

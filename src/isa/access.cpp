@@ -276,6 +276,11 @@ struct Exact {
   void operator()(const Fixpipe& o) {
     if (o.nSize == 0 || o.mSize == 0 || o.ndNum == 0) return;
     const uint64_t cblocks = ceil_div(o.nSize, 16);
+    if (per_channel(o.quantPre)) {  // the per-channel words: nSize x 8 bytes of L1
+      out.open("quant", Space::L1, 0, false);
+      out.append(o.quantAddr, o.quantAddr + uint64_t{o.nSize} * 8);
+      out.seal();
+    }
     if (uint64_t{o.ndNum} * o.mSize * cblocks > kMaxExactRanges) {
       hull(o, "src", Space::L0C, 0, false);
       hull(o, "dst", Space::GM, o.dst.tensor, true);

@@ -213,6 +213,10 @@ struct FieldCheck {
     if (o.quantPre == QuantMode::DEQF16 || o.quantPre == QuantMode::REQ8 ||
         o.quantPre == QuantMode::QF322B8_PRE)
       deq_scalar(o);
+    // The per-channel words are 64-bit; their values are checked as they are read (semantics).
+    if (per_channel(o.quantPre) && o.quantAddr % 8 != 0)
+      fail(FaultKind::Misaligned, "quantAddr (the per-channel words in L1) must be 8-byte aligned (got " +
+                                      std::to_string(o.quantAddr) + ")");
     unit_flag(o.unitFlag);
     // NZ2ND (row-major) output takes any column count; an NZ output needs whole 16-column blocks
     // (FixpipeParamsV220 docs). 0 columns is not a legal size.
@@ -341,6 +345,8 @@ struct FootprintOf {
     const uint64_t cblocks = ceil_div(o.nSize, 16);
     const uint64_t tail = o.nSize - (cblocks - 1) * 16;
     const uint64_t nd = o.ndNum - 1;
+    if (per_channel(o.quantPre))  // one 64-bit word per column
+      fp.add(Space::L1, 0, o.quantAddr, o.quantAddr + uint64_t{o.nSize} * 8, false);
     fp.add(Space::L0C, 0, o.src.offset,
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,

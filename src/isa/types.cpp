@@ -100,13 +100,20 @@ const char* to_string(QuantMode q) {
       return "QF322B8_PRE";
     case QuantMode::REQ8:
       return "REQ8";
+    case QuantMode::VDEQF16:
+      return "VDEQF16";
+    case QuantMode::VQF322B8_PRE:
+      return "VQF322B8_PRE";
+    case QuantMode::VREQ8:
+      return "VREQ8";
   }
   return "?";
 }
 
 std::optional<QuantMode> quant_mode_from_string(std::string_view s) {
   for (auto q : {QuantMode::NoQuant, QuantMode::F322F16, QuantMode::F322BF16, QuantMode::DEQF16,
-                 QuantMode::QF322B8_PRE, QuantMode::REQ8})
+                 QuantMode::QF322B8_PRE, QuantMode::REQ8, QuantMode::VDEQF16, QuantMode::VQF322B8_PRE,
+                 QuantMode::VREQ8})
     if (s == to_string(q)) return q;
   return std::nullopt;
 }
@@ -130,7 +137,7 @@ bool is_legal_event(EventPair e) {
 }
 
 std::optional<DType> quant_source(QuantMode q) {
-  switch (q) {
+  switch (scalar_of(q)) {
     case QuantMode::F322F16:
     case QuantMode::F322BF16:
     case QuantMode::QF322B8_PRE:
@@ -138,14 +145,14 @@ std::optional<DType> quant_source(QuantMode q) {
     case QuantMode::DEQF16:
     case QuantMode::REQ8:
       return DType::Int32;
-    case QuantMode::NoQuant:
+    default:  // NoQuant; scalar_of leaves no per-channel mode
       break;
   }
   return std::nullopt;
 }
 
 DType output_dtype(const Fixpipe& f) {
-  switch (f.quantPre) {
+  switch (scalar_of(f.quantPre)) {
     case QuantMode::F322F16:
     case QuantMode::DEQF16:
       return DType::Half;
@@ -154,13 +161,14 @@ DType output_dtype(const Fixpipe& f) {
     case QuantMode::QF322B8_PRE:
     case QuantMode::REQ8:
       return DType::Int8;
-    case QuantMode::NoQuant:
+    default:  // NoQuant; scalar_of leaves no per-channel mode
       break;
   }
   return f.dtype;
 }
 
 bool output_unsigned(const Fixpipe& f) {
+  // The per-channel modes take the sign per column (from each word): reported as int8 bytes.
   const bool b8 = f.quantPre == QuantMode::QF322B8_PRE || f.quantPre == QuantMode::REQ8;
   return b8 && !((f.deqScalar >> 46) & 1u);
 }

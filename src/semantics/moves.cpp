@@ -1,9 +1,12 @@
 // Data-movement instructions: DataCopy (plain, ND2NZ), LoadData 2D, LoadData3DV2, LoadDataWithSparse,
 // Fixpipe.
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <algorithm>
 
+#include "aicore/common/error.hpp"
 #include "aicore/isa/check.hpp"
 #include "aicore/isa/load3d.hpp"
 #include "aicore/semantics/atomic.hpp"
@@ -131,11 +134,12 @@ float float_of(uint32_t b) {
 }
 
 // One 16-cell row piece of a column block, from L0C cells to the output type (docs/semantics.md,
-// "Fixpipe conversions"). NoQuant copies the cells (reluEn clamps negatives to 0).
-void convert_cells(const isa::Fixpipe& op, const DeqScalar& q, const uint8_t* s, uint8_t* d) {
+// "Fixpipe conversions"), cell i by q[i] (one scalar for every column, or each column's own word).
+// NoQuant copies the cells (reluEn clamps negatives to 0).
+void convert_cells(const isa::Fixpipe& op, const DeqScalar* q, const uint8_t* s, uint8_t* d) {
   uint32_t cells[16];
   std::memcpy(cells, s, 64);
-  switch (op.quantPre) {
+  switch (isa::scalar_of(op.quantPre)) {
     case isa::QuantMode::NoQuant:
       if (op.reluEn) {
         for (uint32_t& c : cells) {
@@ -159,25 +163,57 @@ void convert_cells(const isa::Fixpipe& op, const DeqScalar& q, const uint8_t* s,
     }
     case isa::QuantMode::DEQF16: {
       uint16_t out[16];
-      for (int i = 0; i < 16; ++i) out[i] = deqf16(static_cast<int32_t>(cells[i]), q, op.reluEn);
+      for (int i = 0; i < 16; ++i) out[i] = deqf16(static_cast<int32_t>(cells[i]), q[i], op.reluEn);
       std::memcpy(d, out, 32);
       return;
     }
     case isa::QuantMode::REQ8:
-      for (int i = 0; i < 16; ++i) d[i] = req8(static_cast<int32_t>(cells[i]), q, op.reluEn);
+      for (int i = 0; i < 16; ++i) d[i] = req8(static_cast<int32_t>(cells[i]), q[i], op.reluEn);
       return;
     case isa::QuantMode::QF322B8_PRE:
-      for (int i = 0; i < 16; ++i) d[i] = qf322b8(cells[i], q, op.reluEn);
+      for (int i = 0; i < 16; ++i) d[i] = qf322b8(cells[i], q[i], op.reluEn);
       return;
+    default:
+      return;  // scalar_of maps the per-channel modes to the scalar ones
   }
+}
+
+// A per-channel word obeys deqScalar's rules (a normal or zero scale; bit 36, the pre-shift of
+// int32 cells, not modelled); it is data, so it is checked as it is read.
+DeqScalar channel_word(const isa::Fixpipe& op, const uint8_t* words, uint32_t n) {
+  uint64_t w;
+  std::memcpy(&w, words + uint64_t{n} * 8, 8);
+  const auto m1 = static_cast<uint32_t>(w & 0xFFFFFFFFu);
+  const uint32_t exponent = (m1 >> 23) & 0xFFu, mantissa = (m1 >> 13) & 0x3FFu;
+  const std::string where = std::string("quantPre ") + isa::to_string(op.quantPre) + ": the word of column " +
+                            std::to_string(n) + " (L1 byte " +
+                            std::to_string(op.quantAddr + uint64_t{n} * 8) + ")";
+  if (exponent == 0xFF || (exponent == 0 && mantissa != 0))
+    throw Fault(FaultKind::InvalidField, where + " has a scale (bits 0-31) that is " +
+                                             (exponent == 0xFF ? "inf or NaN" : "subnormal") +
+                                             ": it must be a normal float or 0");
+  if (op.quantPre != isa::QuantMode::VQF322B8_PRE && ((w >> 36) & 1u))
+    throw Fault(FaultKind::Unsupported,
+                where + " sets bit 36 (shift int32 cells right before the scale), which is not modelled");
+  return decode_deq_scalar(w);
+}
+
+// The conversion parameters of every column: deqScalar for all, or word n of the L1 table.
+std::vector<DeqScalar> column_params(const isa::Fixpipe& op, const MemoryView& mem) {
+  const uint32_t padded = (op.nSize + 15u) / 16 * 16;
+  if (!isa::per_channel(op.quantPre)) return std::vector<DeqScalar>(padded, decode_deq_scalar(op.deqScalar));
+  std::vector<DeqScalar> q(padded);  // the columns past nSize of a last block are never written
+  const uint8_t* words = mem.ptr(isa::Space::L1, 0, op.quantAddr);
+  for (uint32_t n = 0; n < op.nSize; ++n) q[n] = channel_word(op, words, n);
+  return q;
 }
 
 }  // namespace
 
 namespace {
 
-// Every 16-cell row piece of a Fixpipe, in order: f(L0C source, GM destination, columns), the
-// last piece of a row holding nSize % 16 columns when nSize is not a multiple of 16.
+// Every 16-cell row piece of a Fixpipe, in order: f(L0C source, GM destination, first column,
+// columns), the last piece of a row holding nSize % 16 columns when nSize is not a multiple of 16.
 template <class F>
 void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
   const uint32_t blocks = (op.nSize + 15u) / 16;
@@ -190,7 +226,7 @@ void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
         f(src + (uint64_t{c} * op.srcStride + j) * 64,
           op.nz ? dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es  // NZ: block c, row j
                 : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
-          std::min<uint32_t>(16, op.nSize - c * 16));
+          c * 16, std::min<uint32_t>(16, op.nSize - c * 16));
   }
 }
 
@@ -199,13 +235,13 @@ void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
 void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   const uint64_t es = isa::output_size(op);
-  const DeqScalar q = decode_deq_scalar(op.deqScalar);
-  for_each_piece(op, mem, [&](const uint8_t* src, uint8_t* dst, uint32_t columns) {
-    if (columns == 16) return convert_cells(op, q, src, dst);
+  const std::vector<DeqScalar> q = column_params(op, mem);
+  for_each_piece(op, mem, [&](const uint8_t* src, uint8_t* dst, uint32_t first, uint32_t columns) {
+    if (columns == 16) return convert_cells(op, q.data() + first, src, dst);
     // A partial last block: convert its whole piece aside, write its first `columns` (the cells
     // past nSize are neither read as data nor written).
     uint8_t piece[64];
-    convert_cells(op, q, src, piece);
+    convert_cells(op, q.data() + first, src, piece);
     std::memcpy(dst, piece, columns * es);
   });
 }
@@ -213,11 +249,11 @@ void fixpipe(const isa::Fixpipe& op, const MemoryView& mem) {
 void fixpipe_atomic_add(const isa::Fixpipe& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   const isa::DType type = isa::output_dtype(op);
-  const DeqScalar q = decode_deq_scalar(op.deqScalar);
+  const std::vector<DeqScalar> q = column_params(op, mem);
   // Each converted 16-cell piece is added to the bytes already there.
-  for_each_piece(op, mem, [&](const uint8_t* src, uint8_t* dst, uint32_t columns) {
+  for_each_piece(op, mem, [&](const uint8_t* src, uint8_t* dst, uint32_t first, uint32_t columns) {
     uint8_t piece[64];
-    convert_cells(op, q, src, piece);
+    convert_cells(op, q.data() + first, src, piece);
     atomic_add(type, dst, piece, columns);
   });
 }

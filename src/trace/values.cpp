@@ -171,9 +171,10 @@ isa::DType parse_dtype(const KeyValue& kv, DTypeMask allowed, const Env& env) {
 }
 
 namespace {
-constexpr isa::QuantMode kQuantModes[] = {isa::QuantMode::NoQuant,     isa::QuantMode::F322F16,
-                                          isa::QuantMode::F322BF16,    isa::QuantMode::DEQF16,
-                                          isa::QuantMode::QF322B8_PRE, isa::QuantMode::REQ8};
+constexpr isa::QuantMode kQuantModes[] = {
+    isa::QuantMode::NoQuant, isa::QuantMode::F322F16,      isa::QuantMode::F322BF16,
+    isa::QuantMode::DEQF16,  isa::QuantMode::QF322B8_PRE,  isa::QuantMode::REQ8,
+    isa::QuantMode::VDEQF16, isa::QuantMode::VQF322B8_PRE, isa::QuantMode::VREQ8};
 }  // namespace
 
 std::string describe_quant_modes() {
@@ -191,10 +192,6 @@ isa::QuantMode parse_quant_mode(const KeyValue& kv, const Env& env) {
   std::string_view v = kv.value;
   if (v.substr(0, 13) == "QuantMode_t::") v.remove_prefix(13);
   if (const auto q = isa::quant_mode_from_string(v)) return *q;
-  if (v == "VDEQF16" || v == "VQF322B8_PRE" || v == "VREQ8")
-    env.ctx.fail(kv.value_column, std::string(kv.key) + " " + quote(v) +
-                                      " (per-channel quantisation with a tensor from L1) is not supported; "
-                                      "the scalar modes DEQF16, QF322B8_PRE and REQ8 are");
   std::vector<std::string> names;
   for (const isa::QuantMode q : kQuantModes) names.emplace_back(isa::to_string(q));
   env.ctx.fail(kv.value_column, "unknown " + std::string(kv.key) + " " + quote(v) + "; expected " +

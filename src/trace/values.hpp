@@ -35,7 +35,7 @@ const std::vector<std::string>& barrier_pipe_names();
 // int8, half, bf16, int32, float (and the aliases isa::dtype_from_string accepts), of which the
 // instruction takes the ones in `allowed`.
 isa::DType parse_dtype(const KeyValue& kv, DTypeMask allowed, const Env& env);
-// A QuantMode_t name (NoQuant, F322F16, ...); the per-channel modes are named as unsupported.
+// A QuantMode_t name (NoQuant, F322F16, ..., the per-channel VDEQF16, VQF322B8_PRE, VREQ8).
 isa::QuantMode parse_quant_mode(const KeyValue& kv, const Env& env);
 // "NoQuant, F322F16, F322BF16, DEQF16, QF322B8_PRE or REQ8"
 std::string describe_quant_modes();

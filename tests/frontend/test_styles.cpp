@@ -200,6 +200,28 @@ TEST_CASE("DataCopy(GM, CO1, DataCopyCO12DstParams) with the FIX registers write
             ": error: DataCopy (CO1 -> GM): nz2ndEn needs SetFixpipeNz2ndFlag first") != std::string::npos);
 }
 
+TEST_CASE("Fixpipe with a cbufWorkspace: VQF322B8_PRE scales each column by its L1 word, clean and exact",
+          "[styles][fixpipe][quant]") {
+  TempDir dir;
+  const Result r = run_kernel("float_mmad", "vquant", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("float_mmad vquant: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+  CHECK(checks["reports"].empty());
+  // The per-channel mode without its table: an error at the call.
+  TempDir dir2;
+  const Result e = run_kernel("float_mmad", "vquant_no_table", {"--out=" + dir2.file("out"), "-q"});
+  CHECK(e.status == 3);
+  CHECK(e.err.find(
+            "float_mmad.cpp:" +
+            std::to_string(line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/float_mmad.cpp",
+                                   "// mark: vquant_no_table")) +
+            ": error: Fixpipe: a per-channel quantPre (VDEQF16, VQF322B8_PRE, VREQ8) reads one uint64_t per "
+            "column from L1: call the Fixpipe overload with a cbufWorkspace tensor") != std::string::npos);
+}
+
 TEST_CASE("a Fixpipe with CFG_NZ writes C to GM in NZ, clean and bit-exact", "[styles][fixpipe][nz]") {
   TempDir dir;
   const Result r = run_kernel("float_mmad", "nz", {"--out=" + dir.file("out"), "-q"});

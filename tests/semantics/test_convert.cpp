@@ -256,3 +256,97 @@ TEST_CASE("Fixpipe writes C in the output type of quantPre, rows at dstStride ou
   op.unitFlag = 1;
   CHECK_THROWS_WITH(sem::fixpipe(op, core.view()), "unitFlag must be 0, 2 or 3 (got 1)");
 }
+
+TEST_CASE("VDEQF16, VREQ8, VQF322B8_PRE: column n converted by word n of the L1 table",
+          "[convert][fixpipe]") {
+  ref::Core core;
+  const uint32_t M = 3, N = 20, M16 = 16, kQuant = 0x2000;  // N = 20: a last block of 4 columns
+  for (size_t i = 0; i < core.l0c.size() / 4; ++i) {
+    const uint32_t v = static_cast<uint32_t>(static_cast<int32_t>(i * 2654435761u) >> 14);
+    std::memcpy(core.l0c.data() + i * 4, &v, 4);
+  }
+  core.gm.emplace_back(4096);
+  const auto cell = [&](uint32_t j, uint32_t n) {
+    uint32_t b;
+    std::memcpy(&b, core.l0c.data() + ((n / 16) * M16 + j) * 64 + (n % 16) * 4, 4);
+    return b;
+  };
+  // Word n: a scale of (n + 1) / 64, offset n - 10 (9-bit two's complement), odd columns unsigned.
+  std::vector<uint64_t> words(N);
+  for (uint32_t n = 0; n < N; ++n) {
+    words[n] = bits(static_cast<float>(n + 1) / 64.0f) |
+               (uint64_t((static_cast<int>(n) - 10) & 0x1FF) << 37) | (n % 2 == 0 ? uint64_t{1} << 46 : 0);
+    std::memcpy(core.l1.data() + kQuant + n * 8, &words[n], 8);
+  }
+  for (const auto mode : {isa::QuantMode::VDEQF16, isa::QuantMode::VREQ8, isa::QuantMode::VQF322B8_PRE}) {
+    for (const bool relu : {false, true}) {
+      isa::Fixpipe op;
+      op.dst = {Space::GM, 0, 0};
+      op.src = {Space::L0C, 0, 0};
+      op.dtype = mode == isa::QuantMode::VQF322B8_PRE ? isa::DType::Float : isa::DType::Int32;
+      if (mode == isa::QuantMode::VQF322B8_PRE)  // float cells: small integers as floats
+        for (uint32_t j = 0; j < M; ++j)
+          for (uint32_t n = 0; n < 32; ++n) {
+            const float f = static_cast<float>(static_cast<int32_t>((j * 37 + n * 11) % 400) - 200) * 0.75f;
+            std::memcpy(core.l0c.data() + ((n / 16) * M16 + j) * 64 + (n % 16) * 4, &f, 4);
+          }
+      op.quantPre = mode;
+      op.quantAddr = kQuant;
+      op.deqScalar = bits(1000.0f);  // ignored by the per-channel modes
+      op.reluEn = relu;
+      op.nSize = N;
+      op.mSize = M;
+      op.srcStride = M16;
+      op.dstStride = 24;
+      std::fill(core.gm[0].begin(), core.gm[0].end(), 0xA5);
+      sem::fixpipe(op, core.view());
+      const uint32_t es = isa::output_size(op);
+      CHECK(es == (mode == isa::QuantMode::VDEQF16 ? 2u : 1u));
+      for (uint32_t j = 0; j < M; ++j)
+        for (uint32_t n = 0; n < 24; ++n) {
+          const uint8_t* d = core.gm[0].data() + (j * 24 + n) * es;
+          if (n >= N) {
+            REQUIRE(d[0] == 0xA5);
+            continue;
+          }
+          const ref::Deq q = ref::decode(words[n]);
+          const auto v = static_cast<int32_t>(cell(j, n));
+          if (mode == isa::QuantMode::VDEQF16) {
+            uint16_t h;
+            std::memcpy(&h, d, 2);
+            REQUIRE(h == ref::deqf16(v, q, relu));
+          }
+          if (mode == isa::QuantMode::VREQ8) REQUIRE(d[0] == ref::req8(v, q, relu));
+          if (mode == isa::QuantMode::VQF322B8_PRE) REQUIRE(d[0] == ref::qf322b8(cell(j, n), q, relu));
+        }
+    }
+  }
+  // The table's words obey deqScalar's rules, named by column and L1 byte; the table must be 8-aligned.
+  isa::Fixpipe op;
+  op.dst = {Space::GM, 0, 0};
+  op.src = {Space::L0C, 0, 0};
+  op.quantPre = isa::QuantMode::VREQ8;
+  op.quantAddr = kQuant;
+  op.nSize = N;
+  op.mSize = 1;
+  op.srcStride = 16;
+  op.dstStride = N;
+  const uint64_t inf = 0x7F800000;
+  std::memcpy(core.l1.data() + kQuant + 5 * 8, &inf, 8);
+  CHECK_THROWS_WITH(
+      sem::fixpipe(op, core.view()),
+      "quantPre VREQ8: the word of column 5 (L1 byte 8232) has a scale (bits 0-31) that is inf or "
+      "NaN: it must be a normal float or 0");
+  const uint64_t shift = bits(1.0f) | uint64_t{1} << 36;
+  std::memcpy(core.l1.data() + kQuant + 5 * 8, &shift, 8);
+  CHECK_THROWS_WITH(
+      sem::fixpipe(op, core.view()),
+      "quantPre VREQ8: the word of column 5 (L1 byte 8232) sets bit 36 (shift int32 cells right "
+      "before the scale), which is not modelled");
+  op.quantAddr = kQuant + 4;
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()),
+                    "quantAddr (the per-channel words in L1) must be 8-byte aligned (got 8196)");
+  // The table must lie in L1: its last word ends past the 512 KiB.
+  op.quantAddr = 512 * 1024 - 8 * 8;
+  CHECK_THROWS(sem::fixpipe(op, core.view()));
+}

@@ -183,11 +183,16 @@ struct Descriptor<Fixpipe> {
       AICORE_REQUIRED(T, dstStride, "elements per destination row (nz: 32-byte units between column blocks)"),
       AICORE_OPTIONAL(T, quantPre,
                       "conversion on the way out: NoQuant copies the cells; F322F16/F322BF16 float -> half/bf16; "
-                      "DEQF16 int32 -> half, REQ8 int32 -> int8, QF322B8_PRE float -> int8 by deqScalar (dtype "
+                      "DEQF16 int32 -> half, REQ8 int32 -> int8, QF322B8_PRE float -> int8 by deqScalar; VDEQF16, VREQ8, "
+                      "VQF322B8_PRE the same, column n by word n of the L1 table at quantAddr (dtype "
                       "must be the mode's cell type, else fault at run time)"),
       AICORE_OPTIONAL(T, deqScalar,
                       "scalar modes: bits 0-31 the fp32 scale (top 10 mantissa bits used), 37-45 the int8 "
                       "modes' 9-bit offset, 46 set = int8 result, clear = uint8"),
+      AICORE_OPTIONAL(T, quantAddr,
+                      "per-channel modes (VDEQF16, VREQ8, VQF322B8_PRE): L1 byte offset (8-aligned) of nSize "
+                      "64-bit words, column n converted by word n as the scalar mode by deqScalar",
+                      not_in_params()),
       AICORE_OPTIONAL(T, ndNum, "number of matrices"),
       AICORE_OPTIONAL(T, srcNdStride,
                       "source distance between matrices, in 1024-byte fractals (1..512 when ndNum > 1)"),

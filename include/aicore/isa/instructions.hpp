@@ -107,6 +107,7 @@ struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND), converting on the way (quantPre)
   uint32_t dstStride = 0;
   QuantMode quantPre = QuantMode::NoQuant;
   uint64_t deqScalar = 0;  // scalar modes: scale, offset and sign bits (docs/semantics.md)
+  uint32_t quantAddr = 0;  // per-channel modes: L1 byte offset of nSize words in deqScalar's format
   uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
   bool reluEn = false;
   uint8_t unitFlag = 0;  // 0 or 3 (waits for the cells a Mmad with unitFlag=3 hands over); 2 keeps them

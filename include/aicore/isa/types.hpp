@@ -34,9 +34,31 @@ std::optional<DType> dtype_from_string(const std::string& s);  // "int8", "half"
 uint32_t size_of(DType t);
 
 // Fixpipe's on-the-fly conversion (FixpipeParamsV220::quantPre, Ascend C QuantMode_t), the modes
-// modelled (docs/semantics.md, Fixpipe): a cast, or a scalar (de/re)quantisation by deqScalar. The
-// per-channel modes (VDEQF16, VQF322B8_PRE, VREQ8) read a quantisation tensor from L1 and are not.
-enum class QuantMode : uint8_t { NoQuant, F322F16, F322BF16, DEQF16, QF322B8_PRE, REQ8 };
+// modelled (docs/semantics.md, Fixpipe): a cast, a scalar (de/re)quantisation by deqScalar, or
+// the per-channel modes (VDEQF16, VQF322B8_PRE, VREQ8): one deqScalar-format word per column, read
+// from L1 (Fixpipe quantAddr; Ascend C's cbufWorkspace).
+enum class QuantMode : uint8_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  QF322B8_PRE,
+  REQ8,
+  VDEQF16,
+  VQF322B8_PRE,
+  VREQ8
+};
+// True for the modes that read a word per column from L1.
+constexpr bool per_channel(QuantMode q) {
+  return q == QuantMode::VDEQF16 || q == QuantMode::VQF322B8_PRE || q == QuantMode::VREQ8;
+}
+// The scalar mode a per-channel mode applies to each column with its own word (q itself if scalar).
+constexpr QuantMode scalar_of(QuantMode q) {
+  return q == QuantMode::VDEQF16        ? QuantMode::DEQF16
+         : q == QuantMode::VQF322B8_PRE ? QuantMode::QF322B8_PRE
+         : q == QuantMode::VREQ8        ? QuantMode::REQ8
+                                        : q;
+}
 const char* to_string(QuantMode q);
 std::optional<QuantMode> quant_mode_from_string(std::string_view s);
 

@@ -262,9 +262,11 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const L
 
 namespace detail {
 
-// quantPre as the simulator's mode, and whether dst's element type T is what it writes.
+// quantPre as the simulator's mode, and whether dst's element type T is what it writes. The
+// per-channel modes read their words from a quantisation tensor in L1: only a call that passes one
+// (`workspace`) may name them.
 template <typename T>
-aicore::isa::QuantMode quant_mode(QuantMode_t q, CallSite site, const char* api) {
+aicore::isa::QuantMode quant_mode(QuantMode_t q, bool workspace, CallSite site, const char* api) {
   using aicore::isa::QuantMode;
   const auto want = [&](bool ok, const char* type) {
     if (!ok) aicore::frontend::fail(site, api, std::string("this quantPre writes ") + type + " to dst");
@@ -288,11 +290,46 @@ aicore::isa::QuantMode quant_mode(QuantMode_t q, CallSite site, const char* api)
       want(sizeof(T) == 1, "int8_t or uint8_t");
       return QuantMode::REQ8;
     default:
-      aicore::frontend::fail(
-          site, api,
-          "per-channel quantPre (VDEQF16, VQF322B8_PRE, VREQ8, with a quantisation tensor in "
-          "L1) is not supported yet; the scalar modes are");
+      break;
   }
+  if (!workspace)
+    aicore::frontend::fail(
+        site, api,
+        "a per-channel quantPre (VDEQF16, VQF322B8_PRE, VREQ8) reads one uint64_t per column "
+        "from L1: call the Fixpipe overload with a cbufWorkspace tensor");
+  switch (q) {
+    case QuantMode_t::VDEQF16:
+      want(std::is_same<T, half>::value, "half");
+      return QuantMode::VDEQF16;
+    case QuantMode_t::VQF322B8_PRE:
+      want(sizeof(T) == 1, "int8_t or uint8_t");
+      return QuantMode::VQF322B8_PRE;
+    default:
+      want(sizeof(T) == 1, "int8_t or uint8_t");
+      return QuantMode::VREQ8;
+  }
+}
+
+// The Fixpipe instruction of a Fixpipe call (with a cbufWorkspace when `workspace`).
+template <typename T, typename U, const FixpipeConfig& config>
+aicore::isa::Fixpipe fixpipe_op(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                                const FixpipeParamsV220& params, bool workspace, CallSite site,
+                                const char* api) {
+  static_assert(config.format == CO2Layout::ROW_MAJOR || config.format == CO2Layout::NZ,
+                "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201 (CFG_ROW_MAJOR and CFG_NZ are)");
+  static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
+                "Fixpipe: the L0C source holds int32_t or float cells");
+  if (params.isChannelSplit) aicore::frontend::fail(site, api, "isChannelSplit is not supported yet");
+  aicore::isa::Fixpipe op;
+  op.quantPre = quant_mode<T>(params.quantPre, workspace, site, api);
+  if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
+    aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
+  op.src = operand(src, Space::L0C, Space::L0C, "src", site, api);
+  op.dst = gm_operand(dst, site, api);
+  op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
+  aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
+  op.nz = config.format == CO2Layout::NZ;     // the layout is the template's, not a member
+  return op;
 }
 
 }  // namespace detail
@@ -300,22 +337,25 @@ aicore::isa::QuantMode quant_mode(QuantMode_t q, CallSite site, const char* api)
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& params,
              CallSite site = CallSite::here()) {
-  static_assert(config.format == CO2Layout::ROW_MAJOR || config.format == CO2Layout::NZ,
-                "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201 (CFG_ROW_MAJOR and CFG_NZ are)");
-  static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
-                "Fixpipe: the L0C source holds int32_t or float cells");
   const char* api = "Fixpipe";
-  if (params.isChannelSplit) aicore::frontend::fail(site, api, "isChannelSplit is not supported yet");
-  aicore::isa::Fixpipe op;
-  op.quantPre = detail::quant_mode<T>(params.quantPre, site, api);
-  if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
-    aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
-  op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
-  op.dst = detail::gm_operand(dst, site, api);
-  op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
-  aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
-  op.nz = config.format == CO2Layout::NZ;     // the layout is the template's, not a member
+  const aicore::isa::Fixpipe op = detail::fixpipe_op<T, U, config>(dst, src, params, false, site, api);
   // The library drains the FIX pipe before every L0C -> GM copy.
+  aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api, aicore::isa::Origin::Library);
+  aicore::frontend::issue(op, site, api);
+}
+
+// Fixpipe with the quantisation tensor of the per-channel modes: cbufWorkspace, in L1, holds one
+// uint64_t per column in deqScalar's format (docs/semantics.md, "Fixpipe conversions"); the FIX
+// pipe reads it (the library's L1 -> fixpipe-buffer copy is not a separate instruction here).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& params, CallSite site = CallSite::here()) {
+  static_assert(sizeof(S) == 8, "Fixpipe: cbufWorkspace holds uint64_t words, one per column");
+  const char* api = "Fixpipe";
+  aicore::isa::Fixpipe op = detail::fixpipe_op<T, U, config>(dst, src, params, true, site, api);
+  const aicore::isa::Addr q =
+      detail::operand(cbufWorkspace, detail::Space::L1, detail::Space::L1, "cbufWorkspace", site, api);
+  op.quantAddr = static_cast<uint32_t>(q.offset);
   aicore::frontend::pipe_barrier(aicore::isa::Pipe::FIX, false, site, api, aicore::isa::Origin::Library);
   aicore::frontend::issue(op, site, api);
 }
@@ -355,7 +395,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataC
   if (params.channelSplit) aicore::frontend::fail(site, api, "channelSplit is not supported yet");
   if (params.reluPre > 1) aicore::frontend::fail(site, api, "reluPre must be 0 or 1 (normal ReLU)");
   aicore::isa::Fixpipe op;
-  op.quantPre = detail::quant_mode<T>(params.quantPre, site, api);
+  op.quantPre = detail::quant_mode<T>(params.quantPre, false, site, api);
   if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
     aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
   op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);

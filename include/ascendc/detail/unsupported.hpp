@@ -47,11 +47,5 @@ void Fixpipe(const LocalTensor<T>&, const LocalTensor<U>&, const FixpipeParamsV2
              CallSite = CallSite::here()) {
   static_assert(detail::unsupported<T>::value, "Fixpipe L0C -> L1 is not supported yet by aicore-sim");
 }
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
-void Fixpipe(const GlobalTensor<T>&, const LocalTensor<U>&, const LocalTensor<S>&, const FixpipeParamsV220&,
-             CallSite = CallSite::here()) {
-  static_assert(detail::unsupported<T>::value,
-                "Fixpipe with a cbufWorkspace (tensor quantisation) is not supported yet by aicore-sim");
-}
 
 }  // namespace AscendC

@@ -4,7 +4,11 @@
 // steps, Fixpipe of the float cells. C is compared bit for bit with the documented arithmetic
 // (docs/semantics.md §6): per step, float32 products summed in ascending k from 0; the second
 // step's sum added to the first's cell. Variant "nz": the Fixpipe keeps the NZ layout (CFG_NZ):
-// C in GM as 16-column blocks of M rows, dstStride = M * 64 / 32 32-byte units apart.
+// C in GM as 16-column blocks of M rows, dstStride = M * 64 / 32 32-byte units apart. Variant
+// "vquant": A and B small integers, the Fixpipe writes int8 by VQF322B8_PRE with a cbufWorkspace
+// table in L1 (column j scaled by 1, 2 or 4, as j % 3 says; saturating), checked against
+// clamp(C * scale) in exact integers; "vquant_no_table": the same mode without the table (an error).
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -25,8 +29,10 @@ constexpr uint16_t c0 = 8, fractal = 128;  // floats per fractal row, per fracta
 
 class FloatMatmul {
  public:
-  FloatMatmul(GlobalTensor<float>& a, GlobalTensor<float>& bt, GlobalTensor<float>& c)
-      : aGM_(a), btGM_(bt), cGM_(c) {
+  FloatMatmul(GlobalTensor<float>& a, GlobalTensor<float>& bt, GlobalTensor<float>& c,
+              GlobalTensor<int32_t>& q)
+      : aGM_(a), btGM_(bt), cGM_(c), qGM_(q) {
+    pipe_.InitBuffer(qQ_, 1, N * sizeof(uint64_t));
     pipe_.InitBuffer(qA1_, 1, M * K * sizeof(float));
     pipe_.InitBuffer(qB1_, 1, K * N * sizeof(float));
     pipe_.InitBuffer(qA2_, 1, M * kStep * sizeof(float));
@@ -35,6 +41,13 @@ class FloatMatmul {
   }
 
   void Process() {
+    // The quantisation table first: the A1 queue's flag then orders it before the Fixpipe too.
+    LocalTensor<uint64_t> q1;
+    if (g_variant == "vquant") {
+      q1 = qQ_.AllocTensor<uint64_t>();
+      DataCopy(q1.ReinterpretCast<int32_t>(), qGM_, N * 2);
+      qQ_.EnQue(q1);
+    }
     LocalTensor<float> a1 = qA1_.AllocTensor<float>();
     DataCopy(a1, aGM_, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
     qA1_.EnQue(a1);
@@ -74,7 +87,19 @@ class FloatMatmul {
           DataCopyCO12DstParams(N, M, M * 16 * sizeof(float) / 32, M, QuantMode_t::NoQuant, 0, false, false));
     } else if (g_nz)
       Fixpipe<float, float, CFG_NZ>(cGM_, c1, {N, M, M, M * 16 * sizeof(float) / 32, false});  // mark: nz
-    else
+    else if (g_variant == "vquant") {
+      q1 = qQ_.DeQue<uint64_t>();
+      FixpipeParamsV220 p{N, M, M, N, false};
+      p.quantPre = QuantMode_t::VQF322B8_PRE;
+      GlobalTensor<int8_t> c8 = cGM_.ReinterpretCast<int8_t>();
+      Fixpipe<int8_t, float>(c8, c1, q1, p);
+    } else if (g_variant == "vquant_no_table") {
+      FixpipeParamsV220 p{N, M, M, N, false};
+      p.quantPre = QuantMode_t::VQF322B8_PRE;
+      GlobalTensor<int8_t> c8 = cGM_.ReinterpretCast<int8_t>();
+      Fixpipe<int8_t, float>(c8, c1, p);  // mark: vquant_no_table
+      qQ_.FreeTensor(q1);
+    } else
       Fixpipe(cGM_, c1, {N, M, M, N, false});
     qC_.FreeTensor(c1);
   }
@@ -83,7 +108,9 @@ class FloatMatmul {
   GlobalTensor<float>& aGM_;
   GlobalTensor<float>& btGM_;
   GlobalTensor<float>& cGM_;
+  GlobalTensor<int32_t>& qGM_;
   TPipe pipe_;
+  TQue<TPosition::C1, 1> qQ_;
   TQue<TPosition::A1, 1> qA1_;
   TQue<TPosition::B1, 1> qB1_;
   TQue<TPosition::A2, 1> qA2_;
@@ -91,12 +118,14 @@ class FloatMatmul {
   TQue<TPosition::CO1, 1> qC_;
 };
 
-extern "C" __global__ __aicore__ void float_mmad(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
+extern "C" __global__ __aicore__ void float_mmad(GM_ADDR a, GM_ADDR bt, GM_ADDR c, GM_ADDR q) {
   GlobalTensor<float> aGM, btGM, cGM;
+  GlobalTensor<int32_t> qGM;
+  qGM.SetGlobalBuffer((__gm__ int32_t*)q);
   aGM.SetGlobalBuffer((__gm__ float*)a);
   btGM.SetGlobalBuffer((__gm__ float*)bt);
   cGM.SetGlobalBuffer((__gm__ float*)c);
-  FloatMatmul op(aGM, btGM, cGM);
+  FloatMatmul op(aGM, btGM, cGM, qGM);
   op.Process();
 }
 
@@ -106,8 +135,18 @@ int32_t main(int32_t argc, char* argv[]) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<float> A(M * K), B(K * N);
-  for (auto& x : A) x = value(rng);
-  for (auto& x : B) x = value(rng);
+  const bool vquant = g_variant == "vquant";
+  std::uniform_int_distribution<int> small(-2, 2);
+  for (auto& x : A) x = vquant ? static_cast<float>(small(rng)) : value(rng);
+  for (auto& x : B) x = vquant ? static_cast<float>(small(rng)) : value(rng);
+  // Column j's word: scale 2^(j % 3) (fp32 bits 0-31), bit 46 set (int8, signed), offset 0.
+  auto* q = static_cast<uint64_t*>(GmAlloc(N * sizeof(uint64_t)));
+  for (uint32_t j = 0; j < N; ++j) {
+    const float scale = static_cast<float>(1u << (j % 3));
+    uint32_t bits;
+    std::memcpy(&bits, &scale, 4);
+    q[j] = bits | uint64_t{1} << 46;
+  }
   auto* a = static_cast<float*>(GmAlloc(M * K * sizeof(float)));
   auto* bt = static_cast<float*>(GmAlloc(K * N * sizeof(float)));
   auto* c = static_cast<float*>(GmAlloc(M * N * sizeof(float)));
@@ -116,7 +155,7 @@ int32_t main(int32_t argc, char* argv[]) {
     for (uint32_t j = 0; j < N; ++j) bt[j * K + k] = B[k * N + j];
   AscendC::SetKernelMode(KernelMode::AIC_MODE);
   ICPU_RUN_KF(float_mmad, 1, reinterpret_cast<uint8_t*>(a), reinterpret_cast<uint8_t*>(bt),
-              reinterpret_cast<uint8_t*>(c));
+              reinterpret_cast<uint8_t*>(c), reinterpret_cast<uint8_t*>(q));
   int wrong = 0;
   for (uint32_t i = 0; i < M; ++i)
     for (uint32_t j = 0; j < N; ++j) {
@@ -126,12 +165,19 @@ int32_t main(int32_t argc, char* argv[]) {
         for (uint32_t k = s * kStep; k < (s + 1u) * kStep; ++k) sum = sum + A[i * K + k] * B[k * N + j];
         cell = s == 0 ? sum : cell + sum;
       }
+      if (vquant) {  // integers: the scaled cell, saturated to int8
+        const long scaled = std::lround(cell) * (1L << (j % 3));
+        const auto want = static_cast<int8_t>(scaled > 127 ? 127 : scaled < -128 ? -128 : scaled);
+        wrong += reinterpret_cast<const int8_t*>(c)[i * N + j] != want;
+        continue;
+      }
       const uint32_t at = g_nz ? ((j / 16) * M + i) * 16 + j % 16 : i * N + j;  // NZ: block, row, column
       wrong += std::memcmp(&c[at], &cell, sizeof(float)) != 0;
     }
   GmFree(a);
   GmFree(bt);
   GmFree(c);
+  GmFree(q);
   std::printf("float_mmad%s%s: %s\n", g_variant.empty() ? "" : " ", g_variant.c_str(),
               wrong ? "MISMATCH" : "match");
   return wrong ? 1 : 0;
