@@ -29,6 +29,8 @@ const char* to_string(FaultKind k) {
       return "invalid field";
     case FaultKind::InvalidSparseIndex:
       return "invalid sparse index";
+    case FaultKind::InvalidQuantWord:
+      return "invalid quantisation word";
     case FaultKind::Unsupported:
       return "unsupported mode";
     case FaultKind::IllegalEvent:

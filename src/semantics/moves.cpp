@@ -189,11 +189,11 @@ DeqScalar channel_word(const isa::Fixpipe& op, const uint8_t* words, uint32_t n)
                             std::to_string(n) + " (L1 byte " +
                             std::to_string(op.quantAddr + uint64_t{n} * 8) + ")";
   if (exponent == 0xFF || (exponent == 0 && mantissa != 0))
-    throw Fault(FaultKind::InvalidField, where + " has a scale (bits 0-31) that is " +
-                                             (exponent == 0xFF ? "inf or NaN" : "subnormal") +
-                                             ": it must be a normal float or 0");
+    throw Fault(FaultKind::InvalidQuantWord, where + " has a scale (bits 0-31) that is " +
+                                                 (exponent == 0xFF ? "inf or NaN" : "subnormal") +
+                                                 ": it must be a normal float or 0");
   if (op.quantPre != isa::QuantMode::VQF322B8_PRE && ((w >> 36) & 1u))
-    throw Fault(FaultKind::Unsupported,
+    throw Fault(FaultKind::InvalidQuantWord,
                 where + " sets bit 36 (shift int32 cells right before the scale), which is not modelled");
   return decode_deq_scalar(w);
 }

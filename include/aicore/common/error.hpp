@@ -34,6 +34,7 @@ enum class FaultKind : uint8_t {
   OutOfBounds,
   InvalidField,        // a field outside its legal range (e.g. sid != 0, K not a multiple of 4)
   InvalidSparseIndex,  // a 2-bit sparse index equal to 3
+  InvalidQuantWord,    // a per-channel Fixpipe word in L1 outside deqScalar's rules (seen only in data)
   Unsupported,         // a legal Ascend C mode the simulator does not model (e.g. cmatrixSource=1)
   IllegalEvent,
   Deadlock,
