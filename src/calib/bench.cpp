@@ -167,6 +167,7 @@ void check_micro(const MicroRow& row, const Micro& m, const config::Config& cfg)
   lim.space_bytes[static_cast<size_t>(isa::Space::L0B)] = cfg.buffers.l0b_bytes;
   lim.space_bytes[static_cast<size_t>(isa::Space::L0C)] = cfg.buffers.l0c_bytes;
   lim.space_bytes[static_cast<size_t>(isa::Space::SparseIndex)] = cfg.buffers.sparse_index_bytes;
+  lim.space_bytes[static_cast<size_t>(isa::Space::BiasTable)] = cfg.buffers.bias_table_bytes;
   lim.gm_tensor_bytes = {m.gm_bytes, m.gm_bytes};
   try {
     isa::check(m.op, lim);

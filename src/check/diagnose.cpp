@@ -203,6 +203,9 @@ void CoreChecker::uninit(const Access& b, const isa::OperandAccess& o, uint64_t 
       hint =
           "the index buffer is written only by LoadDataWithSparse; a plain LoadData into L0B leaves it "
           "undefined";
+    else if (o.space == isa::Space::BiasTable)
+      hint =
+          "the bias table is written only by DataCopy from L1 (DataCopyL1ToBT): copy the bias into it first";
     else if (o.space == isa::Space::L0C && is_mmad(b.ref.op))
       hint =
           "the Mmad accumulates (cmatrixInitVal=0): the first Mmad into these bytes must set "

@@ -61,6 +61,7 @@ uint32_t writers_of(isa::Space s) {
     case isa::Space::L0A:
     case isa::Space::L0B:
     case isa::Space::SparseIndex:
+    case isa::Space::BiasTable:
       return bit(isa::Pipe::MTE1);
     case isa::Space::L0C:
       return bit(isa::Pipe::M);

@@ -112,6 +112,7 @@ CheckOptions options_from(const config::Config& cfg) {
   o.capacity[static_cast<size_t>(isa::Space::L0B)] = b.l0b_bytes;
   o.capacity[static_cast<size_t>(isa::Space::L0C)] = b.l0c_bytes;
   o.capacity[static_cast<size_t>(isa::Space::SparseIndex)] = b.sparse_index_bytes;
+  o.capacity[static_cast<size_t>(isa::Space::BiasTable)] = b.bias_table_bytes;
   return o;
 }
 

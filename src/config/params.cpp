@@ -83,6 +83,8 @@ std::vector<Param> make_table() {
        1024},
       {"buffers.sparse_index_bytes", "bytes", "sparse index buffer size (at least l0b_bytes / 4)",
        AICORE_FIELD(buffers.sparse_index_bytes), 128, kMaxBuffer, 128},
+      {"buffers.bias_table_bytes", "bytes", "bias table size (BT, position C2)",
+       AICORE_FIELD(buffers.bias_table_bytes), 64, kMaxBuffer, 64},
       // 64 GiB = the HBM of one die (docs/sources.md [chip]): more can never be real.
       {"buffers.gm_max_bytes", "bytes", "largest total of .gm declarations accepted",
        AICORE_FIELD(buffers.gm_max_bytes), 1, 64 * kGiB, 0},
@@ -141,6 +143,12 @@ std::vector<Param> make_table() {
        AICORE_FIELD(mte1.sparse.overhead_cycles), 0, kMaxCycles, 0},
       {"mte1.sparse.latency_cycles", "cycles", "LoadDataWithSparse latency",
        AICORE_FIELD(mte1.sparse.latency_cycles), 0, kMaxCycles, 0},
+      {"mte1.to_bt.bytes_per_cycle", "B/cycle", "DataCopyL1ToBT L1 -> bias table bandwidth (table bytes)",
+       AICORE_FIELD(mte1.to_bt.bytes_per_cycle), kMinRate, kMaxRate, 0},
+      {"mte1.to_bt.overhead_cycles", "cycles", "DataCopyL1ToBT per-instruction overhead",
+       AICORE_FIELD(mte1.to_bt.overhead_cycles), 0, kMaxCycles, 0},
+      {"mte1.to_bt.latency_cycles", "cycles", "DataCopyL1ToBT latency",
+       AICORE_FIELD(mte1.to_bt.latency_cycles), 0, kMaxCycles, 0},
 
       // K per cycle above 4096 is meaningless: Mmad k is at most 4095 (docs/semantics.md §6).
       {"cube.int8_k_per_cycle", "elements/cycle", "int8 K elements per fractal-cycle",
@@ -213,6 +221,8 @@ std::vector<Param> make_table() {
       {"scalar.load_data_with_transpose", "cycles",
        "scalar cycles spent on a LoadDataWithTranspose before it is issued",
        AICORE_FIELD(scalar.load_data_with_transpose), 0, kMaxCycles, 0},
+      {"scalar.data_copy_l1_to_bt", "cycles", "scalar cycles spent on a DataCopyL1ToBT before it is issued",
+       AICORE_FIELD(scalar.data_copy_l1_to_bt), 0, kMaxCycles, 0},
       {"scalar.mmad", "cycles", "scalar cycles spent on a Mmad before it is issued",
        AICORE_FIELD(scalar.mmad), 0, kMaxCycles, 0},
       {"scalar.mmad_with_sparse", "cycles", "scalar cycles spent on a MmadWithSparse before it is issued",

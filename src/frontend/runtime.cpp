@@ -67,12 +67,14 @@ Block::Block(uint32_t i, const config::Buffers& b)
       l0a(b.l0a_bytes),
       l0b(b.l0b_bytes),
       l0c(b.l0c_bytes),
-      sparse_index(b.sparse_index_bytes) {
+      sparse_index(b.sparse_index_bytes),
+      bias_table(b.bias_table_bytes) {
   view.attach(isa::Space::L1, l1.data(), l1.size());
   view.attach(isa::Space::L0A, l0a.data(), l0a.size());
   view.attach(isa::Space::L0B, l0b.data(), l0b.size());
   view.attach(isa::Space::L0C, l0c.data(), l0c.size());
   view.attach(isa::Space::SparseIndex, sparse_index.data(), sparse_index.size());
+  view.attach(isa::Space::BiasTable, bias_table.data(), bias_table.size());
   const GmRegistry& gm = gm_registry();
   for (uint32_t id = 0; id < gm.regions.size(); ++id)
     view.attach_gm(id, gm.regions[id].live ? gm.regions[id].data : nullptr,
@@ -112,7 +114,7 @@ isa::Space space_of(AscendC::TPosition pos, CallSite site, const char* api) {
     case Hardware::UB:
       fail(site, api, "the tensor's position is in UB, which only the Vector cores (AIV) have");
     case Hardware::BIAS:
-      fail(site, api, "the bias table (position C2) is not modelled yet");
+      return isa::Space::BiasTable;
     case Hardware::FIXBUF:
       fail(site, api, "the fixpipe buffer (position C2PIPE2GM) is not modelled yet");
     default:
@@ -135,6 +137,8 @@ uint64_t space_bytes(isa::Space s) {
       return b.l0c_bytes;
     case isa::Space::SparseIndex:
       return b.sparse_index_bytes;
+    case isa::Space::BiasTable:
+      return b.bias_table_bytes;
     default:
       return 0;
   }
@@ -142,6 +146,10 @@ uint64_t space_bytes(isa::Space s) {
 
 uint8_t* local_bytes(isa::Space s, uint64_t offset, uint64_t bytes, CallSite site, const char* api) {
   Launch& l = need_block(site, api);
+  if (s == isa::Space::BiasTable)  // the scalar unit has no path to it (docs/ascendc.md)
+    fail(site, api,
+         "the bias table (position C2) is not readable or writable element by element: fill it with "
+         "DataCopy from L1 (C1) and read it with Mmad");
   const uint64_t size = space_bytes(s);
   if (offset > size || bytes > size - offset)
     fail(site, api,

@@ -43,7 +43,7 @@ GmRegistry& gm_registry();
 struct Block {
   Block(uint32_t index, const config::Buffers& b);
   uint32_t index;
-  std::vector<uint8_t> l1, l0a, l0b, l0c, sparse_index;
+  std::vector<uint8_t> l1, l0a, l0b, l0c, sparse_index, bias_table;
   sem::MemoryView view;
   std::vector<isa::Instruction> program;
   std::optional<isa::DType> atomic;  // SetAtomicAdd's type until SetAtomicNone (its Fixpipes add)

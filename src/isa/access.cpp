@@ -84,6 +84,21 @@ struct Exact {
     out.seal();
   }
 
+  void operator()(const DataCopyL1ToBT& o) {
+    if (o.blockCount == 0 || o.blockLen == 0) return;
+    const uint64_t src_len = bt_src_block_bytes(o), dst_len = uint64_t{o.blockLen} * kBiasBlockBytes;
+    const uint64_t src_step = src_len + uint64_t{o.srcGap} * 32;
+    const uint64_t dst_step = dst_len + uint64_t{o.dstGap} * kBiasBlockBytes;
+    out.open("src", Space::L1, 0, false);
+    for (uint64_t i = 0; i < o.blockCount; ++i)
+      out.append(o.src.offset + i * src_step, o.src.offset + i * src_step + src_len);
+    out.seal();
+    out.open("dst", Space::BiasTable, 0, true);
+    for (uint64_t i = 0; i < o.blockCount; ++i)
+      out.append(o.dst.offset + i * dst_step, o.dst.offset + i * dst_step + dst_len);
+    out.seal();
+  }
+
   void operator()(const DataCopyNd2Nz& o) {
     if (o.ndNum == 0 || o.nValue == 0 || o.dValue == 0) return;
     const uint64_t es = size_of(o.dtype), row = uint64_t{o.dValue} * es, blocks = ceil_div(row, 32);
@@ -239,6 +254,11 @@ struct Exact {
   // whole fractals (the Cube computes 16 x 16 outputs, docs/decisions.md).
   void c_matrix(const MmadCommon& o) {
     const uint64_t m1n = ceil_div(o.m, 16), n1n = ceil_div(o.n, 16);
+    if (o.adds_bias()) {  // the bias: one 4-byte cell per column of C
+      out.open("bias", Space::BiasTable, 0, false);
+      out.append(o.biasAddr, o.biasAddr + uint64_t{o.n} * 4);
+      out.seal();
+    }
     if (o.accumulates() && o.m % 16 == 0 && o.n % 16 == 0) {  // no padding: one range
       out.open("dst", Space::L0C, 0, false);
       out.append(o.dst.offset, o.dst.offset + m1n * n1n * kCFractalBytes);

@@ -29,7 +29,7 @@ std::string where(const char* operand, const Addr& a) {
 void need_space(const char* operand, const Addr& a, SpaceMask allowed) {
   if (!(allowed & bit(a.space))) {
     std::string want;
-    for (const Space s : {Space::GM, Space::L1, Space::L0A, Space::L0B, Space::L0C})
+    for (const Space s : {Space::GM, Space::L1, Space::L0A, Space::L0B, Space::L0C, Space::BiasTable})
       if (allowed & bit(s)) want += (want.empty() ? "" : " or ") + std::string(to_string(s));
     fail(FaultKind::InvalidField,
          std::string(operand) + " must be in " + want + ", not " + to_string(a.space));
@@ -170,8 +170,12 @@ struct FieldCheck {
     if (!(o.m <= 4095 && o.n <= 4095 && o.k <= 4095))
       fail(FaultKind::InvalidField, "m, n and k must be in [0, 4095] (got m=" + std::to_string(o.m) +
                                         " n=" + std::to_string(o.n) + " k=" + std::to_string(o.k) + ")");
-    if (!(!o.cmatrixSource))
-      fail(FaultKind::Unsupported, "cmatrixSource=1 (initialise C from the bias table) is not modelled yet");
+    if (o.adds_bias() && o.biasAddr % kBiasBlockBytes != 0)
+      fail(FaultKind::Misaligned, "biasAddr (BT offset " + std::to_string(o.biasAddr) + ") must be " +
+                                      std::to_string(kBiasBlockBytes) + "-byte aligned");
+    if (!o.cmatrixSource && o.biasAddr != 0)
+      fail(FaultKind::InvalidField, "biasAddr " + std::to_string(o.biasAddr) +
+                                        " is read only with cmatrixSource=1 (C from the bias table)");
     unit_flag(o.unitFlag);
   }
   void unit_flag(uint8_t u) const {
@@ -247,6 +251,10 @@ struct FieldCheck {
                                           std::to_string(o.srcNdStride) + ")");
       if (!(o.dstNdStride != 0)) fail(FaultKind::InvalidField, "dstNdStride must not be 0 when ndNum > 1");
     }
+  }
+  void operator()(const DataCopyL1ToBT& o) const {
+    need_align("dst", o.dst, kBiasBlockBytes);
+    need_align("src", o.src, 32);
   }
   void event(EventPair e) const {
     if (!(is_legal_event(e)))
@@ -326,6 +334,8 @@ struct FootprintOf {
       fp.add(Space::SparseIndex, 0, o.filter.offset / 4,
              o.filter.offset / 4 + filter_fractals * kIndexFractalBytes, false);
     const uint64_t c_end = o.dst.offset + m1 * n1 * kCFractalBytes;
+    if (o.adds_bias())  // one 4-byte cell per column of C
+      fp.add(Space::BiasTable, 0, o.biasAddr, o.biasAddr + uint64_t{o.n} * 4, false);
     if (o.accumulates()) fp.add(Space::L0C, 0, o.dst.offset, c_end, false);
     fp.add(Space::L0C, 0, o.dst.offset, c_end, true);
   }
@@ -361,6 +371,14 @@ struct FootprintOf {
              o.dst.offset +
                  (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),
              true);
+  }
+  void operator()(const DataCopyL1ToBT& o) {
+    if (o.blockCount == 0 || o.blockLen == 0) return;
+    const uint64_t n = o.blockCount, src_block = bt_src_block_bytes(o), dst_block = uint64_t{o.blockLen} * 64;
+    fp.add(Space::L1, 0, o.src.offset,
+           o.src.offset + (n - 1) * (src_block + o.srcGap * uint64_t{32}) + src_block, false);
+    fp.add(Space::BiasTable, 0, o.dst.offset,
+           o.dst.offset + (n - 1) * (dst_block + o.dstGap * uint64_t{kBiasBlockBytes}) + dst_block, true);
   }
   void operator()(const SetFlag&) {}
   void operator()(const WaitFlag&) {}
@@ -421,6 +439,8 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
   if (const auto* f = std::get_if<Fixpipe>(&op))  // the bytes written, in the output type
     return uint64_t{f->ndNum} * f->mSize * f->nSize * output_size(*f);
   if (const auto* c = std::get_if<DataCopy>(&op)) return uint64_t{c->blockCount} * c->blockLen * 32;
+  if (const auto* c = std::get_if<DataCopyL1ToBT>(&op))  // the bytes written to the table
+    return uint64_t{c->blockCount} * c->blockLen * kBiasBlockBytes;
   if (const auto* n = std::get_if<DataCopyNd2Nz>(&op))  // each row padded to whole 32-byte blocks
     return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;

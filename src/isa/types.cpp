@@ -43,6 +43,8 @@ const char* to_string(Space s) {
       return "L0C";
     case Space::SparseIndex:
       return "index buffer";
+    case Space::BiasTable:
+      return "BT";
   }
   return "?";
 }

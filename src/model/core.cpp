@@ -18,7 +18,8 @@ Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, cons
   l0b_ = std::make_unique<Buffer>(BufferParams{Space::L0B, b.l0b_bytes, 1, alloc});
   l0c_ = std::make_unique<Buffer>(BufferParams{Space::L0C, b.l0c_bytes, b.l0c_banks, alloc});
   idx_ = std::make_unique<Buffer>(BufferParams{Space::SparseIndex, b.sparse_index_bytes, 1, alloc});
-  for (Buffer* m : {l1_.get(), l0a_.get(), l0b_.get(), l0c_.get(), idx_.get()})
+  bt_ = std::make_unique<Buffer>(BufferParams{Space::BiasTable, b.bias_table_bytes, 1, alloc});
+  for (Buffer* m : {l1_.get(), l0a_.get(), l0b_.get(), l0c_.get(), idx_.get(), bt_.get()})
     ctx_.view.attach(m->space(), m->data(), m->size());
 
   const config::Issue& q = cfg.issue;
@@ -35,9 +36,11 @@ Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, cons
   mte1_->connect(*l0a_, false, true);
   mte1_->connect(*l0b_, false, true);
   mte1_->connect(*idx_, false, true);
+  mte1_->connect(*bt_, false, true);
   cube_->connect(*l0a_, true, false);
   cube_->connect(*l0b_, true, false);
   cube_->connect(*idx_, true, false);
+  cube_->connect(*bt_, true, false);
   cube_->connect(*l0c_, true, true);  // reads L0C when it accumulates
   fix_->connect(*l0c_, true, false);
   fix_->connect(gm);
@@ -142,7 +145,7 @@ CoreSummary Core::summary(const GmPort& gm) {
     p.instructions = e->instructions();
     out.cycles = std::max(out.cycles, e->last_completion());
   }
-  for (Buffer* m : {l1_.get(), l0a_.get(), l0b_.get(), l0c_.get(), idx_.get()})
+  for (Buffer* m : {l1_.get(), l0a_.get(), l0b_.get(), l0c_.get(), idx_.get(), bt_.get()})
     out.memories[static_cast<size_t>(m->space())] = MemorySummary{m->bytes_read(), m->bytes_written()};
   out.memories[static_cast<size_t>(Space::GM)] =
       MemorySummary{gm.bytes_read(ctx_.id), gm.bytes_written(ctx_.id)};

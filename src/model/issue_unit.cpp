@@ -18,6 +18,7 @@ struct ScalarCost {
   uint32_t operator()(const isa::LoadDataWithSparse&) const { return s.load_data_with_sparse; }
   uint32_t operator()(const isa::LoadData3DV2&) const { return s.load_data_3dv2; }
   uint32_t operator()(const isa::LoadDataWithTranspose&) const { return s.load_data_with_transpose; }
+  uint32_t operator()(const isa::DataCopyL1ToBT&) const { return s.data_copy_l1_to_bt; }
   uint32_t operator()(const isa::Mmad&) const { return s.mmad; }
   uint32_t operator()(const isa::MmadWithSparse&) const { return s.mmad_with_sparse; }
   uint32_t operator()(const isa::Fixpipe&) const { return s.fixpipe; }

@@ -85,6 +85,7 @@ struct CostOf {
   Cost operator()(const isa::LoadDataWithTranspose& o) const {
     return path(moved, o.dst.space == isa::Space::L0A ? cfg.mte1.to_l0a : cfg.mte1.to_l0b);
   }
+  Cost operator()(const isa::DataCopyL1ToBT&) const { return path(moved, cfg.mte1.to_bt); }
   Cost cube(const isa::MmadCommon& o, uint64_t k_per_cycle) const {
     Cost c;
     c.occupancy = c.head = cfg.cube.head_cycles;

@@ -11,7 +11,8 @@ using isa::Pipe;
 
 namespace {
 const Pipe kPipes[] = {Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX, Pipe::MTE3};
-const char* kPathNames[] = {"GM_to_L1", "L1_to_L0A", "L1_to_L0B", "L1_to_L0B_sparse", "L0C_to_GM"};
+const char* kPathNames[] = {"GM_to_L1",         "L1_to_L0A", "L1_to_L0B",
+                            "L1_to_L0B_sparse", "L0C_to_GM", "L1_to_BT"};
 size_t pipe_index(Pipe p) {
   return static_cast<size_t>(p);
 }

@@ -21,6 +21,8 @@ const char* to_string(Path p) {
       return "L1->L0B(sparse)";
     case Path::L0CToGm:
       return "L0C->GM";
+    case Path::L1ToBT:
+      return "L1->BT";
   }
   return "?";
 }
@@ -89,6 +91,7 @@ std::optional<Path> path_of(const isa::Op& op) {
     return lt->dst.space == isa::Space::L0A ? Path::L1ToL0A : Path::L1ToL0B;
   if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return Path::L1ToL0BSparse;
   if (std::holds_alternative<isa::Fixpipe>(op)) return Path::L0CToGm;
+  if (std::holds_alternative<isa::DataCopyL1ToBT>(op)) return Path::L1ToBT;
   return std::nullopt;
 }
 
@@ -108,6 +111,8 @@ double path_peak(Path p, const config::Config& cfg) {
       return cfg.mte1.sparse.bytes_per_cycle;
     case Path::L0CToGm:
       return cfg.gm.write.bytes_per_cycle;
+    case Path::L1ToBT:
+      return cfg.mte1.to_bt.bytes_per_cycle;
   }
   return 0;
 }

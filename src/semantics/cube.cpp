@@ -6,6 +6,7 @@
 // A position summed exactly in int16), then a 4 x 4 register-blocked dot-product GEMM.
 #include "aicore/semantics/kernels.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "aicore/common/error.hpp"
 #include "aicore/isa/check.hpp"
+#include "aicore/semantics/convert.hpp"
 #include "aicore/semantics/execute.hpp"
 #include "aicore/semantics/sparsity.hpp"
 #include "cube_kernels.hpp"
@@ -143,29 +145,6 @@ void expand_sparse(const isa::MmadWithSparse& op, const MemoryView& mem, uint32_
     }
 }
 
-float half_to_float(uint16_t h) {
-  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
-  uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ffu, bits;
-  if (exp == 0) {
-    if (man == 0) {
-      bits = sign;
-    } else {  // subnormal: normalise
-      exp = 113;
-      while (!(man & 0x400u)) {
-        man <<= 1;
-        --exp;
-      }
-      bits = sign | exp << 23 | (man & 0x3ffu) << 13;
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7f800000u | man << 13;
-  } else {
-    bits = sign | (exp + 112) << 23 | man << 13;
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 float bf16_to_float(uint16_t h) {
   const uint32_t bits = uint32_t{h} << 16;
   float f;
@@ -238,6 +217,24 @@ void store_c(uint8_t* dst, const T* c, uint32_t m1n, uint32_t n1n, bool accumula
     }
 }
 
+// cmatrixSource=1: C starts as the bias, column n of every row from cell n of the table; the
+// padding columns of a last partial 16-column block start from 0. The kernels then add A x B to
+// it as to any accumulated C (docs/semantics.md, "Bias table").
+void load_bias(const isa::MmadCommon& op, const MemoryView& mem) {
+  const uint8_t* bias = mem.ptr(isa::Space::BiasTable, 0, op.biasAddr);
+  uint8_t* dst = mem.ptr(op.dst);
+  const uint32_t m1n = ceil_div(op.m, 16), n1n = ceil_div(op.n, 16);
+  for (uint32_t n1 = 0; n1 < n1n; ++n1) {
+    uint8_t row[64] = {};
+    const uint32_t cols = std::min<uint32_t>(16, op.n - n1 * 16);
+    std::memcpy(row, bias + uint64_t{n1} * 64, uint64_t{cols} * 4);
+    for (uint32_t m1 = 0; m1 < m1n; ++m1) {
+      uint8_t* frac = dst + (uint64_t{n1} * m1n + m1) * 1024;
+      for (uint32_t r = 0; r < 16; ++r) std::memcpy(frac + r * 64, row, 64);
+    }
+  }
+}
+
 }  // namespace
 
 void set_kernel_level(KernelLevel level) {
@@ -256,6 +253,7 @@ bool native_sparse_available() {
 void mmad(const isa::Mmad& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   if (op.m == 0 || op.n == 0 || op.k == 0) return;
+  if (op.adds_bias()) load_bias(op, mem);
   const uint32_t m1n = ceil_div(op.m, 16), n1n = ceil_div(op.n, 16);
   Scratch& s = scratch();
   if (op.dtype == isa::DType::Int8) {
@@ -265,7 +263,7 @@ void mmad(const isa::Mmad& op, const MemoryView& mem) {
     unpack_i8(mem.ptr(op.filter), n1n, k1n, op.k, false, s.b16);
     s.ci.resize(uint64_t{m1n} * n1n * 256);
     gemm_i16(s.a16.data(), s.b16.data(), s.ci.data(), m1n * 16, n1n * 16, k1n * 32);
-    store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, op.accumulates());
+    store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, !op.starts_from_zero());
     return;
   }
   if (op.dtype == isa::DType::Float) {  // products and sums in float32, ascending k (docs/semantics.md §6)
@@ -274,7 +272,7 @@ void mmad(const isa::Mmad& op, const MemoryView& mem) {
     unpack_f32(mem.ptr(op.filter), n1n, k1n, op.k, false, s.bf);
     s.cf.resize(uint64_t{m1n} * n1n * 256);
     gemm_f32(s.af.data(), s.bf.data(), s.cf.data(), m1n * 16, n1n * 16, k1n * 8);
-    store_c(mem.ptr(op.dst), s.cf.data(), m1n, n1n, op.accumulates());
+    store_c(mem.ptr(op.dst), s.cf.data(), m1n, n1n, !op.starts_from_zero());
     return;
   }
   const uint32_t k1n = ceil_div(op.k, 16);
@@ -282,12 +280,13 @@ void mmad(const isa::Mmad& op, const MemoryView& mem) {
   unpack_b16(mem.ptr(op.filter), n1n, k1n, op.k, false, op.dtype, s.bf);
   s.cf.resize(uint64_t{m1n} * n1n * 256);
   gemm_f32(s.af.data(), s.bf.data(), s.cf.data(), m1n * 16, n1n * 16, k1n * 16);
-  store_c(mem.ptr(op.dst), s.cf.data(), m1n, n1n, op.accumulates());
+  store_c(mem.ptr(op.dst), s.cf.data(), m1n, n1n, !op.starts_from_zero());
 }
 
 void mmad_with_sparse(const isa::MmadWithSparse& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   if (op.m == 0 || op.n == 0 || op.k == 0) return;
+  if (op.adds_bias()) load_bias(op, mem);
   // The native kernel declines (writing nothing) on an index value 3; the portable path below
   // then finds it and reports its position.
   if (g_level == KernelLevel::Native && native_sparse_available() && detail::mmad_sparse_avx512(op, mem))
@@ -298,7 +297,7 @@ void mmad_with_sparse(const isa::MmadWithSparse& op, const MemoryView& mem) {
   expand_sparse(op, mem, n1n, kp, s.b16);
   s.ci.resize(uint64_t{m1n} * n1n * 256);
   gemm_i16(s.a16.data(), s.b16.data(), s.ci.data(), m1n * 16, n1n * 16, kp);
-  store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, op.accumulates());
+  store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, !op.starts_from_zero());
 }
 
 }  // namespace aicore::sem

@@ -294,7 +294,7 @@ void mmad_i8_avx512(const isa::Mmad& op, const MemoryView& mem) {
   Scratch& s = scratch();
   pack_dense_b(mem.ptr(op.filter), k1n, n1n, op.k, s.bq);
   row_corrections(mem.ptr(op.fm), m1n, k1n, s.corr);
-  dense_gemm(mem.ptr(op.fm), s, mem.ptr(op.dst), m1n, n1n, k1n, op.accumulates());
+  dense_gemm(mem.ptr(op.fm), s, mem.ptr(op.dst), m1n, n1n, k1n, !op.starts_from_zero());
 }
 
 bool mmad_sparse_avx512(const isa::MmadWithSparse& op, const MemoryView& mem) {
@@ -302,8 +302,9 @@ bool mmad_sparse_avx512(const isa::MmadWithSparse& op, const MemoryView& mem) {
   Scratch& s = scratch();
   if (!pack_sparse(op, mem, m1n, k1n, n1n, s)) return false;
   uint32_t n1 = 0;  // n outer: one B'/control panel stays in the L1 cache while all rows pass
-  for (; n1 + 2 <= n1n; n1 += 2) sparse_panel<2>(s, mem.ptr(op.dst), n1, m1n, n1n, k1n, op.accumulates());
-  if (n1 < n1n) sparse_panel<1>(s, mem.ptr(op.dst), n1, m1n, n1n, k1n, op.accumulates());
+  for (; n1 + 2 <= n1n; n1 += 2)
+    sparse_panel<2>(s, mem.ptr(op.dst), n1, m1n, n1n, k1n, !op.starts_from_zero());
+  if (n1 < n1n) sparse_panel<1>(s, mem.ptr(op.dst), n1, m1n, n1n, k1n, !op.starts_from_zero());
   return true;
 }
 

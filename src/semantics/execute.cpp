@@ -7,6 +7,7 @@ struct Exec {
   const MemoryView& mem;
   void operator()(const isa::DataCopy& o) const { data_copy(o, mem); }
   void operator()(const isa::DataCopyNd2Nz& o) const { data_copy_nd2nz(o, mem); }
+  void operator()(const isa::DataCopyL1ToBT& o) const { data_copy_l1_to_bt(o, mem); }
   void operator()(const isa::LoadData& o) const { load_data(o, mem); }
   void operator()(const isa::LoadDataWithSparse& o) const { load_data_with_sparse(o, mem); }
   void operator()(const isa::LoadData3DV2& o) const { load_data_3dv2(o, mem); }

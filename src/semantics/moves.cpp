@@ -32,6 +32,30 @@ void data_copy(const isa::DataCopy& op, const MemoryView& mem) {
   for (uint32_t i = 0; i < op.blockCount; ++i) std::memcpy(dst + i * dst_step, src + i * src_step, len);
 }
 
+// Block by block: a gap of 0 packs the blocks (docs/semantics.md, "Bias table").
+void data_copy_l1_to_bt(const isa::DataCopyL1ToBT& op, const MemoryView& mem) {
+  isa::check(op, mem.limits());
+  if (op.blockCount == 0 || op.blockLen == 0) return;
+  const uint8_t* src = mem.ptr(op.src);
+  uint8_t* dst = mem.ptr(op.dst);
+  const uint64_t src_block = isa::bt_src_block_bytes(op),
+                 dst_block = uint64_t{op.blockLen} * isa::kBiasBlockBytes;
+  const uint64_t src_step = src_block + uint64_t{op.srcGap} * 32;
+  const uint64_t dst_step = dst_block + uint64_t{op.dstGap} * isa::kBiasBlockBytes;
+  for (uint32_t i = 0; i < op.blockCount; ++i) {
+    const uint8_t* s = src + i * src_step;
+    uint8_t* d = dst + i * dst_step;
+    if (!op.convControl) {
+      std::memcpy(d, s, dst_block);
+      continue;
+    }
+    for (uint64_t e = 0; e < dst_block / 4; ++e) {  // each half of L1 becomes the float it is
+      const float f = half_to_float(static_cast<uint16_t>(s[2 * e] | s[2 * e + 1] << 8));
+      std::memcpy(d + 4 * e, &f, 4);
+    }
+  }
+}
+
 void data_copy_nd2nz(const isa::DataCopyNd2Nz& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
   const uint64_t es = isa::size_of(op.dtype);

@@ -15,8 +15,8 @@ FieldInfo info_of(const isa::FieldFacts& f) {
   i.required = f.required;
   i.accepts = detail::accepts_text(f);
   i.default_value = detail::default_text(f);
-  for (const isa::Space s :
-       {isa::Space::GM, isa::Space::L1, isa::Space::L0A, isa::Space::L0B, isa::Space::L0C})
+  for (const isa::Space s : {isa::Space::GM, isa::Space::L1, isa::Space::L0A, isa::Space::L0B,
+                             isa::Space::L0C, isa::Space::BiasTable})
     if (f.spaces & isa::bit(s)) i.spaces.push_back(s);
   i.max = f.max;
   i.unused = f.unused;

@@ -16,9 +16,10 @@ struct SpaceName {
   const char* name;
   Space space;
 };
-constexpr SpaceName kSpaceNames[] = {{"L1", Space::L1},   {"L0A", Space::L0A}, {"L0B", Space::L0B},
-                                     {"L0C", Space::L0C}, {"A1", Space::L1},   {"B1", Space::L1},
-                                     {"A2", Space::L0A},  {"B2", Space::L0B},  {"CO1", Space::L0C}};
+constexpr SpaceName kSpaceNames[] = {{"L1", Space::L1},        {"L0A", Space::L0A},     {"L0B", Space::L0B},
+                                     {"L0C", Space::L0C},      {"A1", Space::L1},       {"B1", Space::L1},
+                                     {"A2", Space::L0A},       {"B2", Space::L0B},      {"CO1", Space::L0C},
+                                     {"BT", Space::BiasTable}, {"C2", Space::BiasTable}};
 
 const std::vector<std::string>& space_names() {
   static const std::vector<std::string> names = [] {
@@ -38,7 +39,7 @@ constexpr isa::DType kDTypes[] = {isa::DType::Int8, isa::DType::Half, isa::DType
 
 std::string describe_spaces(SpaceMask mask) {
   std::string out;
-  for (const Space s : {Space::GM, Space::L1, Space::L0A, Space::L0B, Space::L0C}) {
+  for (const Space s : {Space::GM, Space::L1, Space::L0A, Space::L0B, Space::L0C, Space::BiasTable}) {
     if (!(mask & bit(s))) continue;
     if (!out.empty()) out += " or ";
     out += isa::to_string(s);
@@ -74,7 +75,7 @@ isa::Addr parse_operand(const KeyValue& kv, SpaceMask allowed, const Env& env) {
         ctx.fail(kv.value_column,
                  "GM operands are written as a .gm tensor name, optionally +OFFSET (e.g. c+256)");
       ctx.fail(kv.value_column, "unknown memory space " + quote(name) +
-                                    "; expected L1, L0A, L0B, L0C, A1, B1, A2, B2 or CO1" +
+                                    "; expected L1, L0A, L0B, L0C, BT, A1, B1, A2, B2, CO1 or C2" +
                                     suggestion(name, space_names()));
     }
     a.space = found->space;

@@ -91,6 +91,8 @@ const char* space_name(isa::Space s) {
       return "L0B";
     case isa::Space::L0C:
       return "L0C";
+    case isa::Space::BiasTable:
+      return "BT";
     default:
       return nullptr;
   }

@@ -77,10 +77,19 @@ struct Brute {
         add(o.dst.space, 0, true, o.dst.offset + (i * (o.dstGap + 1) + f * (o.dstFracGap + 1)) * 512, 512);
     }
   }
+  void operator()(const isa::DataCopyL1ToBT& o) {
+    const uint64_t per = o.convControl ? 32 : 64;  // L1 bytes per 64 bytes of the table
+    for (uint64_t i = 0; i < o.blockCount; ++i) {
+      add(Space::L1, 0, false, o.src.offset + i * (o.blockLen * per + o.srcGap * 32u), o.blockLen * per);
+      add(Space::BiasTable, 0, true, o.dst.offset + i * (o.blockLen + o.dstGap) * 64u, o.blockLen * 64u);
+    }
+  }
   void c_matrix(const isa::MmadCommon& o) {
     const uint64_t m1 = isa::ceil_div(o.m, 16), n1 = isa::ceil_div(o.n, 16);
     add(Space::L0C, 0, true, o.dst.offset, m1 * n1 * 1024);
-    if (!o.accumulates()) return;
+    const bool from_zero = o.cmatrixInitVal && !o.isBias;
+    if (!from_zero && o.cmatrixSource) add(Space::BiasTable, 0, false, o.biasAddr, o.n * 4u);
+    if (from_zero || o.cmatrixSource) return;  // C starts from zero or from the bias: no L0C read
     for (uint64_t m = 0; m < o.m; ++m)
       for (uint64_t n = 0; n < o.n; ++n)
         add(Space::L0C, 0, false,
@@ -259,6 +268,22 @@ TEST_CASE("exact accesses: LoadDataWithTranspose squares and the fractals of eac
   }
 }
 
+TEST_CASE("exact accesses: DataCopyL1ToBT blocks, gaps and the half-size source of convControl",
+          "[check][access]") {
+  std::mt19937 rng(33);
+  for (int i = 0; i < 300; ++i) {
+    isa::DataCopyL1ToBT o;
+    o.src = at(Space::L1, rng() % 4 * 32);
+    o.dst = at(Space::BiasTable, rng() % 3 * 64);
+    o.blockCount = static_cast<uint16_t>(rng() % 4);
+    o.blockLen = static_cast<uint16_t>(rng() % 3);
+    o.srcGap = static_cast<uint16_t>(rng() % 3);
+    o.dstGap = static_cast<uint16_t>(rng() % 2);
+    o.convControl = rng() % 2;
+    compare(o);
+  }
+}
+
 TEST_CASE("exact accesses: LoadData3DV2 reads the map's C0 groups of the window, skips padding",
           "[check][access]") {
   std::mt19937 rng(9);
@@ -317,6 +342,8 @@ TEST_CASE("exact accesses: Mmad reads only rows < m, k < K, columns < n", "[chec
     o.k = static_cast<uint16_t>(rng() % 80);
     o.cmatrixInitVal = rng() % 2;
     o.isBias = rng() % 4 == 0;
+    o.cmatrixSource = rng() % 3 == 0;
+    o.biasAddr = o.cmatrixSource ? static_cast<uint32_t>(rng() % 4 * 64) : 0;
     compare(o);
     isa::MmadWithSparse s;
     s.dst = at(Space::L0C, rng() % 4 * 1024);
@@ -326,6 +353,8 @@ TEST_CASE("exact accesses: Mmad reads only rows < m, k < K, columns < n", "[chec
     s.n = static_cast<uint16_t>(rng() % 40);
     s.k = static_cast<uint16_t>(rng() % 40 * 4);
     s.cmatrixInitVal = rng() % 2;
+    s.cmatrixSource = rng() % 3 == 0;
+    s.biasAddr = s.cmatrixSource ? static_cast<uint32_t>(rng() % 4 * 64) : 0;
     compare(s);
   }
 }

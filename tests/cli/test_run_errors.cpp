@@ -99,9 +99,8 @@ TEST_CASE("what the text alone shows is wrong is a parse error at the field, exi
       {"\n\nSetFlag event=MTE2_FIX id=0\n",
        "t.trace:3:9: error: SetFlag: illegal event pair: event MTE2_FIX is not a legal pair on the Cube "
        "core"},
-      {"Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 cmatrixSource=1\n",
-       "t.trace:1:53: error: Mmad: unsupported mode: cmatrixSource=1 (initialise C from the bias table) is "
-       "not modelled yet"},
+      {"Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 cmatrixInitVal=0 cmatrixSource=1 biasAddr=32\n",
+       "t.trace:1:86: error: Mmad: misaligned operand: biasAddr (BT offset 32) must be 64-byte aligned"},
       {"MmadWithSparse dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=62\n",
        "t.trace:1:58: error: MmadWithSparse: invalid field: MmadWithSparse k (the original K) must be a "
        "multiple of 4 (got 62)"},

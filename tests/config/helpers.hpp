@@ -29,6 +29,7 @@ buffers:
   l0b_bytes: 32768
   l0c_bytes: 65536
   sparse_index_bytes: 8192
+  bias_table_bytes: 2048
   gm_max_bytes: 1048576
 gm:
   read:
@@ -59,6 +60,10 @@ mte1:
     bytes_per_cycle: 126
     overhead_cycles: 5
     latency_cycles: 31
+  to_bt:
+    bytes_per_cycle: 62
+    overhead_cycles: 6
+    latency_cycles: 23
 cube:
   int8_k_per_cycle: 31
   b16_k_per_cycle: 15
@@ -91,6 +96,7 @@ scalar:
   load_data_with_sparse: 24
   load_data_3dv2: 33
   load_data_with_transpose: 34
+  data_copy_l1_to_bt: 35
   mmad: 25
   mmad_with_sparse: 26
   fixpipe: 27

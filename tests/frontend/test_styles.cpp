@@ -262,3 +262,32 @@ TEST_CASE("a K-loop without one EnQue/DeQue pair still races at the kernel's lin
   CHECK(r.err.find(kloop_at("kloop_mmad") + ": error: data race (RAW) on L0B") != std::string::npos);
   CHECK(r.err.find(kloop_at("kloop_load_b") + ": LoadData (MTE1) writes") != std::string::npos);
 }
+
+TEST_CASE(
+    "a queue-style matmul with a bias table (C1 -> C2 queues, Mmad with a C2 bias) is clean and bit-exact",
+    "[styles][bias]") {
+  for (const char* v : {"int8", "half"}) {
+    TempDir dir;
+    const Result r = run_kernel("bias", v, {"--out=" + dir.file("out"), "-q"});
+    INFO(v << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("bias ") + v + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    CHECK(r.err.find("warning") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/bias/checks.json")));
+    CHECK(checks["reports"].empty());
+    // The 48 bias cells (4 bytes each in the table) are the L1 -> BT bytes.
+    const auto stats = nlohmann::json::parse(slurp(dir.file("out/bias/stats.json")));
+    CHECK(stats["paths"]["L1->BT"]["bytes"] == 48 * 4);
+  }
+  TempDir dir;
+  const Result r = run_kernel("bias", "race", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  const std::string at =
+      "bias.cpp:" +
+      std::to_string(
+          line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/bias.cpp", "// mark: bias mmad"));
+  CHECK(r.err.find(at + ": error: data race (RAW) on BT") != std::string::npos);
+  CHECK(r.err.find("fix: SetFlag<MTE1_M>") != std::string::npos);
+}

@@ -29,7 +29,7 @@ inline auto key(const isa::LoadDataWithSparse& o) {
 }
 inline auto key(const isa::MmadCommon& o) {
   return std::make_tuple(key(o.dst), key(o.fm), key(o.filter), o.m, o.n, o.k, o.cmatrixInitVal,
-                         o.cmatrixSource, o.isBias, o.unitFlag);
+                         o.cmatrixSource, o.isBias, o.unitFlag, o.biasAddr);
 }
 inline auto key(const isa::Mmad& o) {
   return std::tuple_cat(key(static_cast<const isa::MmadCommon&>(o)), std::make_tuple(o.dtype));
@@ -69,6 +69,10 @@ inline auto key(const isa::LoadData3DV2& o) {
 inline auto key(const isa::LoadDataWithTranspose& o) {
   return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.startIndex, o.repeatTimes, o.srcStride, o.dstGap,
                          o.dstFracGap, o.addrMode);
+}
+
+inline auto key(const isa::DataCopyL1ToBT& o) {
+  return std::make_tuple(key(o.dst), key(o.src), o.blockCount, o.blockLen, o.srcGap, o.dstGap, o.convControl);
 }
 
 inline bool same_impl(const isa::Op& x, const isa::Op& y) {

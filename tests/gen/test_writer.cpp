@@ -103,6 +103,18 @@ std::vector<isa::Op> samples() {
   lt.dst = on(Space::L0A, 0);
   lt.dtype = isa::DType::Float, lt.startIndex = 7, lt.srcStride = 2, lt.dstGap = 1, lt.dstFracGap = 65535;
   v.push_back(lt);
+  isa::DataCopyL1ToBT bt;
+  bt.dst = on(Space::BiasTable, 0x40);
+  bt.src = on(Space::L1, 0x20);
+  bt.blockLen = 2;
+  v.push_back(bt);
+  bt.blockCount = 3, bt.srcGap = 1, bt.dstGap = 2, bt.convControl = true;
+  v.push_back(bt);
+  isa::Mmad mb;
+  mb.dst = on(Space::L0C, 0), mb.fm = on(Space::L0A, 0), mb.filter = on(Space::L0B, 0);
+  mb.m = mb.n = mb.k = 16, mb.dtype = isa::DType::Half;
+  mb.cmatrixInitVal = false, mb.cmatrixSource = true, mb.biasAddr = 0x80;
+  v.push_back(mb);
   return v;
 }
 

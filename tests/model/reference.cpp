@@ -53,6 +53,7 @@ uint64_t scalar_cost(const isa::Op& op, const aicore::config::Scalar& s) {
   if (std::holds_alternative<isa::LoadDataWithSparse>(op)) return s.load_data_with_sparse;
   if (std::holds_alternative<isa::LoadData3DV2>(op)) return s.load_data_3dv2;
   if (std::holds_alternative<isa::LoadDataWithTranspose>(op)) return s.load_data_with_transpose;
+  if (std::holds_alternative<isa::DataCopyL1ToBT>(op)) return s.data_copy_l1_to_bt;
   if (std::holds_alternative<isa::Mmad>(op)) return s.mmad;
   if (std::holds_alternative<isa::MmadWithSparse>(op)) return s.mmad_with_sparse;
   if (std::holds_alternative<isa::Fixpipe>(op)) return s.fixpipe;

@@ -23,6 +23,7 @@ config::Config published() {
   c.gm.shared_bytes_per_cycle = 256;
   c.mte1.to_l0a = {256, 0, 28};
   c.mte1.to_l0b = {128, 0, 28};
+  c.mte1.to_bt = {128, 0, 28};  // as tests/published.yaml
   c.mte1.sparse = {128, 0, 30};
   c.cube = {32, 16, 64, 4, 0, 0, 4};
   c.fixpipe = {64, 20, 0};
@@ -165,6 +166,30 @@ TEST_CASE("every timing value moves the cost by exactly its change (t-1 / t)", "
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).occupancy == 1 + 5);
   cfg.cube.sparse_k_per_cycle = 32;  // a what-if: sparse no faster than dense
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).occupancy == 2 + 5);
+}
+
+TEST_CASE("DataCopyL1ToBT: the table bytes at mte1.to_bt's rate, its overhead and latency (t-1 / t)",
+          "[timing][mte1][bias]") {
+  auto cfg = published();  // to_bt: 128 B/cycle, overhead 0, latency 28 (assumed: as L1 -> L0B)
+  isa::DataCopyL1ToBT bt;
+  bt.dst = {Space::BiasTable, 0, 0};
+  bt.src = {Space::L1, 0, 0};
+  bt.blockLen = 2;  // 128 table bytes: 1 cycle exactly
+  CHECK(model::cost_of(bt, cfg).occupancy == 1);
+  CHECK(model::cost_of(bt, cfg).bytes == 128);
+  bt.blockLen = 3;  // 192 bytes -> 1.5 -> 2
+  CHECK(model::cost_of(bt, cfg).occupancy == 2);
+  bt.convControl = true;  // the table bytes are charged, not the half-size L1 read
+  CHECK(model::cost_of(bt, cfg).occupancy == 2);
+  CHECK(model::cost_of(bt, cfg).latency == 28);
+  cfg.mte1.to_bt.overhead_cycles = 3;
+  cfg.mte1.to_bt.latency_cycles = 29;
+  CHECK(model::cost_of(bt, cfg).occupancy == 5);
+  CHECK(model::cost_of(bt, cfg).latency == 29);
+  cfg.mte1.to_bt.bytes_per_cycle = 192;  // 192 bytes at 192 B/cycle: 1 cycle (t), at 191: 2 (t-1)
+  CHECK(model::cost_of(bt, cfg).occupancy == 3 + 1);
+  cfg.mte1.to_bt.bytes_per_cycle = 191;
+  CHECK(model::cost_of(bt, cfg).occupancy == 3 + 2);
 }
 
 TEST_CASE("DataCopy and Fixpipe costs", "[timing][mte2][fix]") {

@@ -184,8 +184,8 @@ TEST_CASE("flags count pending sets, a change for a released cycle is counted la
 
 TEST_CASE("without waves only queue depths and paths are tracked", "[report][signals]") {
   SignalTracker t({}, false);
-  // 5 queues, 5 paths, and the two GM paths' L2 hit rate and HBM rate.
-  CHECK(t.signals().size() == 5 + 5 + 4);
+  // 5 queues, 6 paths, and the two GM paths' L2 hit rate and HBM rate.
+  CHECK(t.signals().size() == 5 + 6 + 4);
   CHECK(t.signals()[static_cast<size_t>(t.l2_signal(report::Path::GmToL1, true))].name == "GM_to_L1_HBM");
   CHECK(t.signals()[static_cast<size_t>(t.l2_signal(report::Path::L0CToGm, false))].name ==
         "L0C_to_GM_hit_rate");

@@ -99,6 +99,7 @@ aicore::sem::MemoryView Core::view() {
   v.attach(Space::L0B, l0b.data(), l0b.size());
   v.attach(Space::L0C, l0c.data(), l0c.size());
   v.attach(Space::SparseIndex, idx.data(), idx.size());
+  v.attach(Space::BiasTable, bt.data(), bt.size());
   for (size_t i = 0; i < gm.size(); ++i) v.attach_gm(static_cast<uint32_t>(i), gm[i].data(), gm[i].size());
   return v;
 }

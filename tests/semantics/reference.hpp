@@ -33,7 +33,7 @@ int32_t nz_at(const std::vector<uint8_t>& l0c, uint64_t base, uint32_t M, uint32
 struct Core {
   std::vector<uint8_t> l1 = std::vector<uint8_t>(512 * 1024), l0a = std::vector<uint8_t>(64 * 1024),
                        l0b = std::vector<uint8_t>(64 * 1024), l0c = std::vector<uint8_t>(128 * 1024),
-                       idx = std::vector<uint8_t>(16 * 1024);
+                       idx = std::vector<uint8_t>(16 * 1024), bt = std::vector<uint8_t>(1024);
   std::vector<std::vector<uint8_t>> gm;
   aicore::sem::MemoryView view();
 };

@@ -152,10 +152,16 @@ TEST_CASE("Mmad: zero m, n or k is a no-op, unsupported modes fault", "[mmad][er
   sem::mmad(mmad_op(0, 16, 32), core.view());
   CHECK(core.l0c[0] == 0x33);
   auto op = mmad_op(16, 16, 32);
-  op.cmatrixSource = true;
+  op.cmatrixSource = true, op.cmatrixInitVal = false, op.biasAddr = 32;
+  CHECK_THROWS_MATCHES(sem::mmad(op, core.view()), Fault,
+                       Catch::Message("biasAddr (BT offset 32) must be 64-byte aligned"));
+  op.cmatrixSource = false;
   CHECK_THROWS_MATCHES(
       sem::mmad(op, core.view()), Fault,
-      Catch::Message("cmatrixSource=1 (initialise C from the bias table) is not modelled yet"));
+      Catch::Message("biasAddr 32 is read only with cmatrixSource=1 (C from the bias table)"));
+  op.cmatrixSource = true, op.biasAddr = 0, op.n = 272;  // 272 cells: 1088 bytes of a 1024-byte table
+  CHECK_THROWS_MATCHES(sem::mmad(op, core.view()), Fault,
+                       Catch::Message("reads BT bytes [0, 1088) beyond its 1024 bytes"));
   op = mmad_op(16, 16, 32, isa::DType::Int32);
   CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("dtype must be int8, half, bf16 or float"));
   op = mmad_op(16, 16, 4096);

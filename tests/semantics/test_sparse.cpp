@@ -240,8 +240,8 @@ TEST_CASE("MmadWithSparse field rules", "[sparse][error]") {
   op.dst.offset = 512;  // sparse dst must be 1024-aligned
   expect_fault(op, FaultKind::Misaligned, "1024-byte aligned");
   op = sparse_op(16, 16, 64);
-  op.cmatrixSource = true;
-  expect_fault(op, FaultKind::Unsupported, "cmatrixSource");
+  op.cmatrixSource = true, op.cmatrixInitVal = false, op.biasAddr = 96;
+  expect_fault(op, FaultKind::Misaligned, "biasAddr (BT offset 96) must be 64-byte aligned");
   op = sparse_op(16, 16, 64);
   op.filter.offset = 65024;  // 2 B' fractals (k = 128) from here end past 64 KiB
   op.k = 128;

@@ -53,14 +53,16 @@ Machine::Machine(const std::vector<std::vector<uint8_t>>& gm_images, uint64_t ga
       l0b(gen::kL0BBytes),
       l0c(gen::kL0CBytes),
       index(gen::kIndexBufferBytes),
+      bias_table(1024),  // the presets' buffers.bias_table_bytes
       gm(gm_images) {
   std::mt19937_64 rng(garbage_seed);
-  for (auto* v : {&l1, &l0a, &l0b, &l0c, &index}) fill_garbage(*v, rng);
+  for (auto* v : {&l1, &l0a, &l0b, &l0c, &index, &bias_table}) fill_garbage(*v, rng);
   view.attach(isa::Space::L1, l1.data(), l1.size());
   view.attach(isa::Space::L0A, l0a.data(), l0a.size());
   view.attach(isa::Space::L0B, l0b.data(), l0b.size());
   view.attach(isa::Space::L0C, l0c.data(), l0c.size());
   view.attach(isa::Space::SparseIndex, index.data(), index.size());
+  view.attach(isa::Space::BiasTable, bias_table.data(), bias_table.size());
   for (uint32_t t = 0; t < gm.size(); ++t) view.attach_gm(t, gm[t].data(), gm[t].size());
 }
 

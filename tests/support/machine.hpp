@@ -16,7 +16,7 @@ struct Machine {
   // On-chip buffers start filled with pseudo-random bytes (never zero) so that a read of data
   // the program did not load yet gives a wrong answer instead of a lucky zero.
   Machine(const std::vector<std::vector<uint8_t>>& gm_images, uint64_t garbage_seed);
-  std::vector<uint8_t> l1, l0a, l0b, l0c, index;
+  std::vector<uint8_t> l1, l0a, l0b, l0c, index, bias_table;
   std::vector<std::vector<uint8_t>> gm;
   aicore::sem::MemoryView view;
 };

@@ -28,8 +28,8 @@ template <class V>
 V other_value(const FieldFacts& f, size_t pos, bool big) {
   if constexpr (std::is_same_v<V, isa::Addr>) {
     isa::Space s = isa::Space::GM;
-    for (const isa::Space c :
-         {isa::Space::GM, isa::Space::L1, isa::Space::L0A, isa::Space::L0B, isa::Space::L0C})
+    for (const isa::Space c : {isa::Space::GM, isa::Space::L1, isa::Space::L0A, isa::Space::L0B,
+                               isa::Space::L0C, isa::Space::BiasTable})
       if (f.spaces & isa::bit(c)) s = c;  // the last one it may name: never L1 for LoadData's dst
     isa::Addr a;
     a.space = s;

@@ -77,7 +77,8 @@ TEST_CASE("instruction_info lists every mnemonic once", "[info]") {
   const std::vector<std::string> expected = {
       "DataCopy",       "DataCopyNd2Nz", "LoadData",      "LoadDataWithSparse", "Mmad",
       "MmadWithSparse", "Fixpipe",       "SetFlag",       "WaitFlag",           "PipeBarrier",
-      "SyncAll",        "SetAtomicAdd",  "SetAtomicNone", "LoadData3DV2",       "LoadDataWithTranspose"};
+      "SyncAll",        "SetAtomicAdd",  "SetAtomicNone", "LoadData3DV2",       "LoadDataWithTranspose",
+      "DataCopyL1ToBT"};
   CHECK(names == expected);
 }
 

@@ -174,9 +174,10 @@ TEST_CASE("operands in the wrong memory are reported at the key", "[errors][spac
 
 TEST_CASE("operand syntax: spaces, tensors and offsets", "[errors][operands]") {
   const std::string l = "DataCopy dst=X1:0 src=a blockLen=1";
-  CHECK_THAT(error_of(l),
-             StartsWith(at(3, col(l, "X1"))) &&
-                 Contains("unknown memory space 'X1'; expected L1, L0A, L0B, L0C, A1, B1, A2, B2 or CO1"));
+  CHECK_THAT(
+      error_of(l),
+      StartsWith(at(3, col(l, "X1"))) &&
+          Contains("unknown memory space 'X1'; expected L1, L0A, L0B, L0C, BT, A1, B1, A2, B2, CO1 or C2"));
   CHECK_THAT(error_of("DataCopy dst=l1:0 src=a blockLen=1"), EndsWith("did you mean 'L1'?"));
   CHECK_THAT(error_of("DataCopy dst=CO:0 src=a blockLen=1"), EndsWith("did you mean 'CO1'?"));
   CHECK_THAT(error_of("DataCopy dst=L1:0 src=GM:0 blockLen=1"),

@@ -21,7 +21,8 @@ struct CheckOptions {
   // Bytes of each memory (for GM: of any one tensor). An instruction reaching past them is left
   // to the model, which stops at it with an out-of-bounds fault.
   std::array<uint64_t, isa::kSpaceCount> capacity = {uint64_t{1} << 40, uint64_t{1} << 40, uint64_t{1} << 40,
-                                                     uint64_t{1} << 40, uint64_t{1} << 40, uint64_t{1} << 40};
+                                                     uint64_t{1} << 40, uint64_t{1} << 40, uint64_t{1} << 40,
+                                                     uint64_t{1} << 40};
   // Distinct reports kept in full; further ones are only counted (a trace without a single
   // flag can race at every instruction).
   uint32_t max_reports = 1000;

@@ -44,9 +44,10 @@ struct GmWrite : GmPath {
 
 struct Buffers {
   uint64_t l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0, sparse_index_bytes = 0;
-  uint32_t l1_banks = 0;      // L1 bank count (bank = l1_bytes / l1_banks)
-  uint32_t l0c_banks = 0;     // L0C bank count (bank = l0c_bytes / l0c_banks)
-  uint64_t gm_max_bytes = 0;  // largest total of .gm declarations accepted
+  uint64_t bias_table_bytes = 0;  // BT (C2): the bias a Mmad with cmatrixSource=1 starts from
+  uint32_t l1_banks = 0;          // L1 bank count (bank = l1_bytes / l1_banks)
+  uint32_t l0c_banks = 0;         // L0C bank count (bank = l0c_bytes / l0c_banks)
+  uint64_t gm_max_bytes = 0;      // largest total of .gm declarations accepted
 };
 
 struct Gm {
@@ -59,6 +60,7 @@ struct Mte1 {
   PathTiming to_l0a;  // LoadData L1 -> L0A
   PathTiming to_l0b;  // LoadData L1 -> L0B
   PathTiming sparse;  // LoadDataWithSparse (weights; index bytes ride along)
+  PathTiming to_bt;   // DataCopyL1ToBT L1 -> bias table (bytes written to the table)
 };
 
 struct Cube {
@@ -94,7 +96,7 @@ struct Issue {
 struct Scalar {
   uint32_t data_copy = 0, data_copy_nd2nz = 0, load_data = 0, load_data_with_sparse = 0, load_data_3dv2 = 0,
            mmad = 0, mmad_with_sparse = 0, fixpipe = 0, set_flag = 0, wait_flag = 0, pipe_barrier = 0,
-           sync_all = 0, set_atomic = 0, load_data_with_transpose = 0;
+           sync_all = 0, set_atomic = 0, load_data_with_transpose = 0, data_copy_l1_to_bt = 0;
 };
 
 // The race checker's one hardware fact (docs/checking.md).

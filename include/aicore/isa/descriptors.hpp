@@ -131,8 +131,13 @@ template <class T>
 constexpr auto mmad_flags() {
   return std::make_tuple(
       AICORE_OPTIONAL(T, cmatrixInitVal, "1: C = A x B; 0: C += A x B"),
-      AICORE_OPTIONAL(T, cmatrixSource, "1: initial C from the bias table; not modelled (refused)"),
-      AICORE_OPTIONAL(T, isBias, "1: accumulate into C (older spelling of cmatrixInitVal=0)"),
+      AICORE_OPTIONAL(T, cmatrixSource,
+                      "with cmatrixInitVal=0: 1 = C = bias + A x B (bias from the bias table), 0 = C += A x B"),
+      AICORE_OPTIONAL(T, isBias, "1: do not start C from zero (older spelling of cmatrixInitVal=0)"),
+      AICORE_OPTIONAL(T, biasAddr,
+                      "cmatrixSource=1: bias table (BT) byte offset of the n bias cells (int32 or float, "
+                      "as C), 64-byte aligned",
+                      not_in_params()),
       AICORE_OPTIONAL(T, unitFlag,
                       "hand C to Fixpipe at the L0C granule: 2 on accumulating steps, 3 on the last (0 = off)",
                       one_of({0, 2, 3})));
@@ -328,6 +333,22 @@ struct Descriptor<LoadDataWithTranspose> {
       AICORE_OPTIONAL(T, dstFracGap,
                       "512-byte fractals between a repeat's two destination fractals (b8, b32; b16: ignored)"),
       AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
+};
+
+template <>
+struct Descriptor<DataCopyL1ToBT> {
+  using T = DataCopyL1ToBT;
+  static constexpr InstructionFacts facts =
+      runs_on("DataCopyL1ToBT", Pipe::MTE1, "L1 -> bias table copy of equal blocks (half -> float on the way)");
+  static constexpr auto fields = std::make_tuple(
+      AICORE_REQUIRED(T, dst, "destination in the bias table, byte offset, 64-byte aligned", in(kBT)),
+      AICORE_REQUIRED(T, src, "source in L1, byte offset, 32-byte aligned", in(kL1)),
+      AICORE_REQUIRED(T, blockLen, "length of each block, in 64-byte units of the table (0 = nothing)"),
+      AICORE_OPTIONAL(T, blockCount, "number of blocks, at most 4095 (0 = nothing)", at_most(4095)),
+      AICORE_OPTIONAL(T, srcGap, "gap between source blocks, in 32-byte units"),
+      AICORE_OPTIONAL(T, dstGap, "gap between destination blocks, in 64-byte units"),
+      AICORE_OPTIONAL(T, convControl, "1: the L1 elements are halves, written to the table as floats",
+                      not_in_params()));
 };
 
 // clang-format on

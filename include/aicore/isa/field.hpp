@@ -20,7 +20,7 @@ constexpr SpaceMask bit(Space s) {
   return static_cast<SpaceMask>(1u << static_cast<unsigned>(s));
 }
 constexpr SpaceMask kGM = bit(Space::GM), kL1 = bit(Space::L1), kL0A = bit(Space::L0A),
-                    kL0B = bit(Space::L0B), kL0C = bit(Space::L0C);
+                    kL0B = bit(Space::L0B), kL0C = bit(Space::L0C), kBT = bit(Space::BiasTable);
 
 using DTypeMask = uint8_t;
 constexpr DTypeMask bit(DType t) {

@@ -80,6 +80,22 @@ struct LoadDataWithTranspose {
 // b32, 1 for b16.
 uint32_t transpose_fractals(DType t);
 
+// DataCopy L1 -> bias table (Ascend C DataCopy(C2 tensor, C1 tensor, DataCopyParams); the
+// intrinsic copy_cbuf_to_bt): MTE1. blockCount blocks of blockLen 64-byte units of the table;
+// srcGap in 32-byte units of L1, dstGap in 64-byte units of the table. With convControl the L1
+// elements are halves, each written to the table as a float, so a block reads half the bytes it
+// writes (docs/semantics.md, "Bias table").
+struct DataCopyL1ToBT {
+  Addr dst, src;
+  uint16_t blockCount = 1, blockLen = 0, srcGap = 0, dstGap = 0;
+  bool convControl = false;
+};
+constexpr uint32_t kBiasBlockBytes = 64;  // the table's unit: blockLen, dstGap, dst alignment
+// The L1 bytes one block reads: as many as it writes, or half of them with convControl.
+constexpr uint64_t bt_src_block_bytes(const DataCopyL1ToBT& o) {
+  return uint64_t{o.blockLen} * (o.convControl ? kBiasBlockBytes / 2 : kBiasBlockBytes);
+}
+
 // unitFlag of Mmad and Fixpipe (MmadParams / FixpipeParamsV220): 0 off; 2 on, the unit flags of
 // the L0C cells stay as they are after the instruction; 3 on, they flip (a Mmad hands its cells to
 // Fixpipe, a Fixpipe hands them back). docs/semantics.md, "unitFlag".
@@ -92,8 +108,13 @@ struct MmadCommon {
   uint16_t m = 0, n = 0, k = 0;
   bool cmatrixInitVal = true, cmatrixSource = false, isBias = false;
   uint8_t unitFlag = 0;  // 0, 2 (accumulating steps) or 3 (the last step: hands C to Fixpipe)
-  // C is overwritten unless the instruction asks to accumulate (docs/semantics.md §6).
-  bool accumulates() const { return isBias || !cmatrixInitVal; }
+  // cmatrixSource=1: the bias table (BT) byte offset of the n bias cells, one per column of C.
+  uint32_t biasAddr = 0;
+  // C starts from itself, from the bias table, or from zero (docs/semantics.md §6): zero when
+  // cmatrixInitVal is set and isBias (the older spelling of "do not start from zero") is not.
+  bool starts_from_zero() const { return cmatrixInitVal && !isBias; }
+  bool adds_bias() const { return !starts_from_zero() && cmatrixSource; }
+  bool accumulates() const { return !starts_from_zero() && !cmatrixSource; }  // reads C in L0C
 };
 struct Mmad : MmadCommon {  // M pipe, dense
   DType dtype = DType::Int8;
@@ -159,7 +180,7 @@ struct SetAtomicNone {  // later Fixpipes overwrite GM again
 
 using Op = std::variant<DataCopy, DataCopyNd2Nz, LoadData, LoadDataWithSparse, Mmad, MmadWithSparse, Fixpipe,
                         SetFlag, WaitFlag, PipeBarrier, SyncAll, SetAtomicAdd, SetAtomicNone, LoadData3DV2,
-                        LoadDataWithTranspose>;
+                        LoadDataWithTranspose, DataCopyL1ToBT>;
 // The instructions that move no bytes: flags, barriers, SyncAll and the atomic mode.
 bool is_sync(const Op& op);
 

@@ -23,9 +23,10 @@ struct CoreId {
   friend bool operator<(CoreId a, CoreId b) { return a.value < b.value; }
 };
 
-// Memories ("positions"). SparseIndex is the hidden buffer written by LoadDataWithSparse.
-enum class Space : uint8_t { GM, L1, L0A, L0B, L0C, SparseIndex };
-constexpr int kSpaceCount = 6;
+// Memories ("positions"). SparseIndex is the hidden buffer written by LoadDataWithSparse;
+// BiasTable (BT, Ascend C's C2) holds the bias a Mmad with cmatrixSource=1 starts C from.
+enum class Space : uint8_t { GM, L1, L0A, L0B, L0C, SparseIndex, BiasTable };
+constexpr int kSpaceCount = 7;
 const char* to_string(Space s);
 
 enum class DType : uint8_t { Int8, Half, BF16, Int32, Float };

@@ -80,7 +80,7 @@ class Core : public sc_core::sc_module {
   CoreContext ctx_;
   SyncUnit sync_;
   UnitFlags unit_;
-  std::unique_ptr<Buffer> l1_, l0a_, l0b_, l0c_, idx_;
+  std::unique_ptr<Buffer> l1_, l0a_, l0b_, l0c_, idx_, bt_;
   std::unique_ptr<Engine> mte2_, mte1_, cube_, fix_, mte3_;
   std::unique_ptr<IssueUnit> issue_;
 };

@@ -15,8 +15,8 @@
 namespace aicore::report {
 
 // The data paths reported in stats.json, with the config bandwidth they are compared to.
-enum class Path : uint8_t { GmToL1, L1ToL0A, L1ToL0B, L1ToL0BSparse, L0CToGm };
-constexpr int kPathCount = 5;
+enum class Path : uint8_t { GmToL1, L1ToL0A, L1ToL0B, L1ToL0BSparse, L0CToGm, L1ToBT };
+constexpr int kPathCount = 6;
 const char* to_string(Path p);
 // The data path an instruction moves its bytes on; nullopt for sync instructions and the Cube.
 std::optional<Path> path_of(const isa::Op& op);

@@ -10,6 +10,7 @@
 
 namespace aicore::sem {
 
+float half_to_float(uint16_t h);              // exact (the bias table's convControl, the Cube's inputs)
 uint16_t f32_to_f16_sat(uint32_t f32_bits);   // F322F16
 uint16_t f32_to_bf16_sat(uint32_t f32_bits);  // F322BF16
 

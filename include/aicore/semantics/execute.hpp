@@ -9,6 +9,7 @@ namespace aicore::sem {
 
 void data_copy(const isa::DataCopy& op, const MemoryView& mem);
 void data_copy_nd2nz(const isa::DataCopyNd2Nz& op, const MemoryView& mem);
+void data_copy_l1_to_bt(const isa::DataCopyL1ToBT& op, const MemoryView& mem);
 void load_data(const isa::LoadData& op, const MemoryView& mem);
 void load_data_with_sparse(const isa::LoadDataWithSparse& op, const MemoryView& mem);
 void load_data_3dv2(const isa::LoadData3DV2& op, const MemoryView& mem);

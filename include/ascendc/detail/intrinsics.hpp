@@ -124,6 +124,46 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   aicore::frontend::issue(op, site, api);
 }
 
+// ---- DataCopy: L1 -> bias table (C1 -> C2) -------------------------------------------------------
+
+// blockLen and dstGap in 64-byte units of the table, srcGap in 32-byte units of L1 (as documented
+// for Atlas A2/A3). dst float and src half converts each half to a float (the intrinsic's
+// convControl); otherwise the types match: int32_t or float. A local -> local copy into any
+// other position is not supported yet (a runtime error at the call's line).
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& params,
+              CallSite site = CallSite::here()) {
+  const char* api = "DataCopy (L1 -> bias table)";
+  if (dst.GetPosition() != TPosition::C2)
+    aicore::frontend::fail(site, "DataCopy",
+                           "a copy between local tensors is supported into the bias table (C2) only; "
+                           "L1 -> fixpipe buffer (C2PIPE2GM) and UB copies are not supported yet");
+  constexpr bool convert = std::is_same<T, float>::value && std::is_same<U, half>::value;
+  static_assert(
+      convert ||
+          (std::is_same<T, U>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value)),
+      "DataCopy L1 -> bias table: (dst, src) must be (float, half), (float, float) or (int32_t, int32_t)");
+  aicore::isa::DataCopyL1ToBT op;
+  op.dst = detail::operand(dst, detail::Space::BiasTable, detail::Space::BiasTable, "dst", site, api);
+  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+  aicore::isa::fill_from_params(op, params);
+  op.convControl = convert;
+  aicore::frontend::issue(op, site, api);
+}
+
+// `count` elements of T in one block: count * sizeof(T) must be whole 64-byte units of the table.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+              CallSite site = CallSite::here()) {
+  const uint64_t bytes = uint64_t{count} * sizeof(T);
+  if (bytes % aicore::isa::kBiasBlockBytes != 0 || bytes / aicore::isa::kBiasBlockBytes > 65535)
+    aicore::frontend::fail(site, "DataCopy (L1 -> bias table)",
+                           "count " + std::to_string(count) + " x " + std::to_string(sizeof(T)) +
+                               " bytes must be whole 64-byte units of the bias table, at most 65535 of them");
+  DataCopy(dst, src, DataCopyParams(1, static_cast<uint16_t>(bytes / aicore::isa::kBiasBlockBytes), 0, 0),
+           site);
+}
+
 // ---- LoadData: L1 -> L0A / L0B -----------------------------------------------------------------
 
 template <typename T>
@@ -224,15 +264,32 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
   aicore::frontend::issue(op, site, api);
 }
 
-// With a bias: a bias in CO1 is the initial C, so it must be the destination itself (C += A x B);
-// a bias in C2 (the bias table) is not modelled yet.
+// With a bias: a bias in C2 (the bias table) is C's first value, cell n for column n of every
+// row (cmatrixSource = 1; C = bias + A x B); a bias in CO1 is the initial C, so it must be the
+// destination itself (C += A x B).
 template <typename T, typename U, typename S, typename V>
 void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
           const LocalTensor<V>& bias, const MmadParams& params, CallSite site = CallSite::here()) {
   const char* api = "Mmad (bias)";
+  static_assert(std::is_same<T, V>::value, "Mmad: the bias has the type of dst's cells (int32_t or float)");
+  if (bias.GetPosition() == TPosition::C2) {
+    constexpr aicore::isa::DType dtype = detail::mmad_dtype<T, U, S>();
+    static_assert(dtype != aicore::isa::DType::Int32, "Mmad: unsupported (dst, fm, filter) types");
+    aicore::isa::Mmad op;
+    op.dst = detail::operand(dst, detail::Space::L0C, detail::Space::L0C, "dst", site, api);
+    op.fm = detail::operand(fm, detail::Space::L0A, detail::Space::L0A, "fm", site, api);
+    op.filter = detail::operand(filter, detail::Space::L0B, detail::Space::L0B, "filter", site, api);
+    op.biasAddr = static_cast<uint32_t>(
+        detail::operand(bias, detail::Space::BiasTable, detail::Space::BiasTable, "bias", site, api).offset);
+    op.dtype = dtype;
+    detail::fill_mmad(op, params, site, api);
+    op.cmatrixSource = true;
+    op.cmatrixInitVal = false;
+    aicore::frontend::issue(op, site, api);
+    return;
+  }
   if (bias.GetPosition() != TPosition::CO1)
-    aicore::frontend::fail(site, api,
-                           "a bias in the bias table (C2) is not modelled yet; only a CO1 bias is");
+    aicore::frontend::fail(site, api, "the bias must be a tensor in C2 (the bias table) or CO1");
   if (bias.byte_addr() != dst.byte_addr())
     aicore::frontend::fail(site, api,
                            "a CO1 bias must be the destination itself (C += A x B): bias at " +

@@ -2,9 +2,9 @@
 // (aicore/frontend/pipe_core.hpp), which emit exactly the flags of the Ascend C library.
 // A TQue<pos> is TQueBind<src, dst> of the logical move that ends (or starts) at pos:
 //   A1, B1, C1: GM -> L1,   events MTE2_MTE1 (EnQue/DeQue) and MTE1_MTE2 (FreeTensor/AllocTensor)
-//   A2, B2:     L1 -> L0A/L0B,            MTE1_M and M_MTE1
+//   A2, B2, C2: L1 -> L0A/L0B/bias table, MTE1_M and M_MTE1
 //   CO1:        L0C -> GM (CO2 is GM),    M_FIX and FIX_M
-// Other positions are compile-time errors (UB positions are AIV-only; C2, C2PIPE2GM, TSCM and SPM
+// Other positions are compile-time errors (UB positions are AIV-only; C2PIPE2GM, TSCM and SPM
 // are not modelled yet).
 #pragma once
 #include <cstdint>
@@ -59,7 +59,8 @@ constexpr QueueKind queue_kind(TPosition src, TPosition dst) {
   const Hardware s = GetPhyType(src), d = GetPhyType(dst);
   if (s == Hardware::GM && d == Hardware::L1 && dst != TPosition::TSCM && dst != TPosition::SPM)
     return {dst, HardEvent::MTE2_MTE1, HardEvent::MTE1_MTE2};
-  if (s == Hardware::L1 && (d == Hardware::L0A || d == Hardware::L0B))
+  // C1 -> C2 (the bias table) too: MTE1 fills it and the Cube reads it.
+  if (s == Hardware::L1 && (d == Hardware::L0A || d == Hardware::L0B || d == Hardware::BIAS))
     return {dst, HardEvent::MTE1_M, HardEvent::M_MTE1};
   if (s == Hardware::L0C && d == Hardware::GM) return {src, HardEvent::M_FIX, HardEvent::FIX_M};
   return {TPosition::MAX, HardEvent::MAX, HardEvent::MAX};
@@ -71,7 +72,8 @@ constexpr aicore::frontend::QueueEvent queue_event(HardEvent e) {
 
 constexpr bool tbuf_position(TPosition pos) {
   const Hardware h = GetPhyType(pos);
-  return h == Hardware::L1 || h == Hardware::L0A || h == Hardware::L0B || h == Hardware::L0C;
+  return h == Hardware::L1 || h == Hardware::L0A || h == Hardware::L0B || h == Hardware::L0C ||
+         h == Hardware::BIAS;
 }
 
 }  // namespace detail
@@ -81,9 +83,9 @@ class TQueBind {
   static constexpr detail::QueueKind kKind = detail::queue_kind(src, dst);
   static_assert(
       kKind.tensor != TPosition::MAX,
-      "TQue/TQueBind: aicore-sim supports the Cube queues A1, B1, C1 (GM -> L1), A2, B2 (L1 -> L0A/L0B) "
-      "and CO1 (L0C -> GM); UB positions are AIV-only and C2, CO2, C2PIPE2GM, TSCM, SPM are not "
-      "supported yet");
+      "TQue/TQueBind: aicore-sim supports the Cube queues A1, B1, C1 (GM -> L1), A2, B2, C2 (L1 -> "
+      "L0A/L0B/bias table) and CO1 (L0C -> GM); UB positions are AIV-only and CO2, C2PIPE2GM, TSCM, SPM "
+      "are not supported yet");
   static_assert(depth >= 1, "TQue with depth 0 (in-place queues) is not supported yet by aicore-sim");
 
  public:

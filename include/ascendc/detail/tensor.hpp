@@ -122,13 +122,16 @@ class LocalTensor {
   }
   void check_static(CallSite site) const {
     const char* api = "LocalTensor(TPosition, addr, tileSize)";
-    // A tensor of the bias table or the fixpipe buffer (not modelled) may be made, as kernels make
-    // them for the scenarios they do not run; its first use is the error, at the use's line.
+    // A tensor of the fixpipe buffer (not modelled) may be made, as kernels make them for the
+    // scenarios they do not run; its first use is the error, at the use's line.
     const Hardware h = GetPhyType(pos_);
-    if (h == Hardware::BIAS || h == Hardware::FIXBUF) return;
+    if (h == Hardware::FIXBUF) return;
     const aicore::isa::Space s = aicore::frontend::space_of(pos_, site, api);
-    if (addr_ % 32 != 0)
-      aicore::frontend::fail(site, api, "address " + std::to_string(addr_) + " is not 32-byte aligned");
+    const uint32_t align = h == Hardware::BIAS ? aicore::isa::kBiasBlockBytes : 32;  // the table's unit
+    if (addr_ % align != 0)
+      aicore::frontend::fail(
+          site, api,
+          "address " + std::to_string(addr_) + " is not " + std::to_string(align) + "-byte aligned");
     if (uint64_t{addr_} + bytes_ > aicore::frontend::space_bytes(s))
       aicore::frontend::fail(site, api,
                              "bytes " + std::to_string(addr_) + ".." +

@@ -2,8 +2,8 @@
 // the host (argv[1] picks the variant; prints "api VARIANT: ok" or what differs):
 //   bias       Mmad with a CO1 bias that is its own destination: C = A x B, then C += A x B; DataCopy
 //              by element count; Fixpipe with reluEn
-//   bias_c2    Mmad with a bias in C2 (the bias table): an error at the Mmad, not modelled (making
-//              the C2 tensor is not one)
+//   bias_c2    Mmad with a bias in C2 (the bias table) that nothing filled: the checker's
+//              uninitialised-read error at the Mmad (kernels/bias.cpp fills and uses the table)
 //   bf16       bf16 x bf16 -> float Mmad, B transposed fractal by fractal on its way to L0B
 //   scalar     GetValue / SetValue / operator() / ReinterpretCast on local and global tensors, the
 //              event-id and queue bookkeeping APIs, TQueSync, FIX_FIX, V events (ignored on the AIC),
@@ -46,7 +46,7 @@ __aicore__ inline void bias_variant(GlobalTensor<int8_t>& aGM, GlobalTensor<int8
   Mmad(c1, a2, b2, {m, n, k, 0, false, true});
   PipeBarrier<PIPE_M>();
   if (in_c2) {
-    LocalTensor<int32_t> bias(TPosition::C2, 0, n);     // made: no error until it is used
+    LocalTensor<int32_t> bias(TPosition::C2, 0, n);     // never filled: the Mmad reads nothing written
     Mmad(c1, a2, b2, bias, {m, n, k, 0, false, true});  // expect: bias_c2
   }
   Mmad(c1, a2, b2, c1, {m, n, k, 0, false, true});  // bias = dst: accumulates though cmatrixInitVal
