@@ -236,6 +236,22 @@ TEST_CASE(
     const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
     CHECK(checks["reports"].empty());
   }
+  {  // Timing-only: the copy is recorded without bytes, the same cycles as a full run; the changed
+     // table goes unnoticed (no bytes to compare).
+    TempDir dir;
+    const Result full = run_kernel("float_mmad", "fbquant", {"--out=" + dir.file("full"), "-q"});
+    for (const char* variant : {"fbquant", "fbquant_changed"}) {
+      const Result timing =
+          run_kernel("float_mmad", variant, {"--out=" + dir.file(variant), "--timing-only", "-q"});
+      INFO(variant << "\n" << timing.out << timing.err);
+      CHECK(timing.status == 1);  // the program's own check: C was not computed
+      CHECK(timing.err.find("error") == std::string::npos);
+    }
+    const auto cycles = [&](const std::string& d) {
+      return nlohmann::json::parse(slurp(dir.file(d + "/float_mmad/stats.json")))["cycles"];
+    };
+    CHECK(cycles("fbquant") == cycles("full"));
+  }
   // Misuse: errors at the DataCopy(GM, CO1) line.
   const std::string at =
       "float_mmad.cpp:" +
