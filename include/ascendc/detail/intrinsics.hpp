@@ -474,8 +474,9 @@ void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quant
   const char* api = "SetFixPipeConfig";
   if (reluPre.GetPosition() != TPosition::MAX)
     aicore::frontend::fail(site, api,
-                           "reluPre is reserved (no ReLU tensor on arch 2201): pass an empty LocalTensor");
-  if (isUnitFlag) aicore::frontend::fail(site, api, "isUnitFlag is reserved: keep it false");
+                           "reluPre is reserved (the docs: not enabled yet): pass an empty LocalTensor");
+  if (isUnitFlag)
+    aicore::frontend::fail(site, api, "isUnitFlag is reserved (the docs: keep the default, false)");
   if (GetPhyType(quantPre.GetPosition()) != Hardware::FIXBUF)
     aicore::frontend::fail(site, api, "quantPre must be a tensor in the fixpipe buffer (C2PIPE2GM)");
   aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);
