@@ -1,7 +1,9 @@
 #include "aicore/frontend/runtime.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "aicore/common/error.hpp"
@@ -89,6 +91,52 @@ bool timing_only(CallSite site, const char* api) {
 }
 FixpipeRegisters& fixpipe_registers(CallSite site, const char* api) {
   return need_block(site, api).block->fixpipe;
+}
+
+void fixbuf_copy(uint64_t fb, uint64_t l1, uint16_t count, uint16_t len, uint16_t srcGap, uint16_t dstGap,
+                 CallSite site, const char* api) {
+  Launch& l = need_block(site, api);
+  if (count == 0 || len == 0) fail(site, api, "blockCount and blockLen (128-byte units) must not be 0");
+  std::vector<FixbufCopy>& copies = l.block->fixpipe.fixbuf;
+  // Gap-free bursts are one run; otherwise each burst is its own.
+  const bool run = srcGap == 0 && dstGap == 0;
+  const uint64_t burst = uint64_t{len} * 128, pieces = run ? 1 : count, piece = run ? burst * count : burst;
+  for (uint64_t i = 0; i < pieces; ++i) {
+    FixbufCopy c;
+    c.fb = fb + i * (burst + uint64_t{dstGap} * 128);
+    c.l1 = l1 + i * (burst + uint64_t{srcGap} * 32);
+    c.bytes = piece;
+    c.line = site.line;
+    const uint8_t* p = local_bytes(isa::Space::L1, c.l1, c.bytes, site, api);
+    if (!l.timing_only) c.data.assign(p, p + c.bytes);
+    // A newer copy replaces what older ones left in the bytes it writes.
+    copies.erase(
+        std::remove_if(copies.begin(), copies.end(),
+                       [&](const FixbufCopy& o) { return o.fb < c.fb + c.bytes && c.fb < o.fb + o.bytes; }),
+        copies.end());
+    copies.push_back(std::move(c));
+  }
+}
+
+uint64_t fixbuf_source(uint64_t fb, uint64_t bytes, CallSite site, const char* api) {
+  Launch& l = need_block(site, api);
+  const std::string what = "the per-channel table (" + std::to_string(bytes) +
+                           " bytes at fixpipe-buffer byte " + std::to_string(fb) + ", SetFixPipeConfig)";
+  for (const FixbufCopy& c : l.block->fixpipe.fixbuf) {
+    if (!(c.fb <= fb && fb + bytes <= c.fb + c.bytes)) continue;
+    const uint64_t at = c.l1 + (fb - c.fb);
+    if (!l.timing_only && std::memcmp(local_bytes(isa::Space::L1, at, bytes, site, api),
+                                      c.data.data() + (fb - c.fb), bytes) != 0)
+      fail(site, api,
+           what + " came from L1 bytes that changed after its DataCopy to the fixpipe buffer (line " +
+               std::to_string(c.line) +
+               "): not modelled (the simulated Fixpipe reads the table from L1, docs/decisions.md)");
+    return at;
+  }
+  fail(site, api,
+       what +
+           " was not filled by one DataCopy(C2PIPE2GM, L1, DataCopyParams) burst run (nothing, or "
+           "bursts with gaps between them)");
 }
 
 int64_t block_idx() {

@@ -185,16 +185,10 @@ struct FieldCheck {
   // The scale of the scalar modes: bits 0-31 as a float of which the hardware uses sign, exponent
   // and 10 mantissa bits; the docs forbid inf, NaN and subnormal scales.
   void deq_scalar(const Fixpipe& o) const {
-    const auto m1 = static_cast<uint32_t>(o.deqScalar & 0xFFFFFFFFu);
-    const uint32_t exponent = (m1 >> 23) & 0xFFu, mantissa = (m1 >> 13) & 0x3FFu;
-    if (exponent == 0xFF || (exponent == 0 && mantissa != 0))
-      fail(FaultKind::InvalidField, std::string("deqScalar's scale (bits 0-31) is ") +
-                                        (exponent == 0xFF ? "inf or NaN" : "subnormal") + " for quantPre " +
-                                        to_string(o.quantPre) + ": it must be a normal float or 0");
-    if (o.quantPre != QuantMode::QF322B8_PRE && ((o.deqScalar >> 36) & 1u))
-      fail(FaultKind::Unsupported, std::string("deqScalar bit 36 (shift int32 cells right before the scale) "
-                                               "is not modelled, for quantPre ") +
-                                       to_string(o.quantPre));
+    const QuantWordFault f = quant_word_fault(o.deqScalar, o.quantPre);
+    if (f != QuantWordFault::None)
+      fail(f == QuantWordFault::Shift ? FaultKind::Unsupported : FaultKind::InvalidField,
+           std::string("deqScalar (for quantPre ") + to_string(o.quantPre) + ") " + describe(f));
   }
   void operator()(const Mmad& o) const { mmad_common(o, 64); }
   void operator()(const MmadWithSparse& o) const {
@@ -356,7 +350,8 @@ struct FootprintOf {
     const uint64_t tail = o.nSize - (cblocks - 1) * 16;
     const uint64_t nd = o.ndNum - 1;
     if (per_channel(o.quantPre))  // one 64-bit word per column
-      fp.add(Space::L1, 0, o.quantAddr, o.quantAddr + uint64_t{o.nSize} * 8, false);
+      fp.add(Space::L1, 0, o.quantAddr, o.quantAddr + uint64_t{o.nSize} * 8, false,
+             "the per-channel words at quantAddr, nSize x 8 bytes");
     fp.add(Space::L0C, 0, o.src.offset,
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
@@ -461,6 +456,29 @@ void check_fields(const Op& op) {
       op);
 }
 
+QuantWordFault quant_word_fault(uint64_t word, QuantMode mode) {
+  const auto m1 = static_cast<uint32_t>(word & 0xFFFFFFFFu);
+  const uint32_t exponent = (m1 >> 23) & 0xFFu, mantissa = (m1 >> 13) & 0x3FFu;  // the bits used
+  if (exponent == 0xFF) return QuantWordFault::ScaleInfNaN;
+  if (exponent == 0 && mantissa != 0) return QuantWordFault::ScaleSubnormal;
+  if (scalar_of(mode) != QuantMode::QF322B8_PRE && ((word >> 36) & 1u)) return QuantWordFault::Shift;
+  return QuantWordFault::None;
+}
+
+const char* describe(QuantWordFault f) {
+  switch (f) {
+    case QuantWordFault::ScaleInfNaN:
+      return "has a scale (bits 0-31) that is inf or NaN: it must be a normal float or 0";
+    case QuantWordFault::ScaleSubnormal:
+      return "has a scale (bits 0-31) that is subnormal: it must be a normal float or 0";
+    case QuantWordFault::Shift:
+      return "sets bit 36 (shift int32 cells right before the scale), which is not modelled";
+    case QuantWordFault::None:
+      break;
+  }
+  return "";
+}
+
 void check(const Op& op, const Limits& limits) {
   check_fields(op);
   check_bounds(footprint(op), limits);
@@ -473,7 +491,7 @@ void check_bounds(const Footprint& fp, const Limits& limits) {
       throw Fault(FaultKind::OutOfBounds, std::string(e.write ? "writes " : "reads ") + to_string(e.space) +
                                               " bytes [" + std::to_string(e.begin) + ", " +
                                               std::to_string(e.end) + ") beyond its " + std::to_string(cap) +
-                                              " bytes");
+                                              " bytes" + (e.what ? std::string(" (") + e.what + ")" : ""));
     }
   }
 }

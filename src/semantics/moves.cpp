@@ -202,23 +202,16 @@ void convert_cells(const isa::Fixpipe& op, const DeqScalar* q, const uint8_t* s,
   }
 }
 
-// A per-channel word obeys deqScalar's rules (a normal or zero scale; bit 36, the pre-shift of
-// int32 cells, not modelled); it is data, so it is checked as it is read.
+// A per-channel word obeys deqScalar's rules (isa::quant_word_fault); it is data, so it is checked
+// as it is read, and a fault names its column and L1 byte.
 DeqScalar channel_word(const isa::Fixpipe& op, const uint8_t* words, uint32_t n) {
   uint64_t w;
   std::memcpy(&w, words + uint64_t{n} * 8, 8);
-  const auto m1 = static_cast<uint32_t>(w & 0xFFFFFFFFu);
-  const uint32_t exponent = (m1 >> 23) & 0xFFu, mantissa = (m1 >> 13) & 0x3FFu;
-  const std::string where = std::string("quantPre ") + isa::to_string(op.quantPre) + ": the word of column " +
-                            std::to_string(n) + " (L1 byte " +
-                            std::to_string(op.quantAddr + uint64_t{n} * 8) + ")";
-  if (exponent == 0xFF || (exponent == 0 && mantissa != 0))
-    throw Fault(FaultKind::InvalidQuantWord, where + " has a scale (bits 0-31) that is " +
-                                                 (exponent == 0xFF ? "inf or NaN" : "subnormal") +
-                                                 ": it must be a normal float or 0");
-  if (op.quantPre != isa::QuantMode::VQF322B8_PRE && ((w >> 36) & 1u))
-    throw Fault(FaultKind::InvalidQuantWord,
-                where + " sets bit 36 (shift int32 cells right before the scale), which is not modelled");
+  if (const isa::QuantWordFault f = isa::quant_word_fault(w, op.quantPre); f != isa::QuantWordFault::None)
+    throw Fault(FaultKind::InvalidQuantWord, std::string("quantPre ") + isa::to_string(op.quantPre) +
+                                                 ": the word of column " + std::to_string(n) + " (L1 byte " +
+                                                 std::to_string(op.quantAddr + uint64_t{n} * 8) + ") " +
+                                                 isa::describe(f));
   return decode_deq_scalar(w);
 }
 

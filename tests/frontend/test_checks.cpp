@@ -41,6 +41,13 @@ TEST_CASE("kernel misuse is an error at the kernel's line", "[checks]") {
       {"too_many_blocks", 2, "ICPU_RUN_KF: the kernel launches 25 blocks but chip.cores = 24"},
       {"aiv_mode", 2, "SetKernelMode: AIV_MODE kernels run on the Vector cores"},
       {"gm_free_unknown", 3, "GmFree: the pointer was not returned by GmAlloc"},
+      {"fixbuf_relu_tensor", 3,
+       "SetFixPipeConfig: reluPre is reserved (the docs: not enabled yet): pass an empty LocalTensor"},
+      {"fixbuf_unit_flag", 3, "SetFixPipeConfig: isUnitFlag is reserved (the docs: keep the default, false)"},
+      {"fixbuf_src_not_l1", 3, "DataCopy (L1 -> fixpipe buffer): src must be a tensor in L1 (A1, B1 or C1)"},
+      {"fixbuf_empty_copy", 3,
+       "DataCopy (L1 -> fixpipe buffer): blockCount and blockLen (128-byte units) must not be 0"},
+      {"fixbuf_past_l1", 3, "DataCopy (L1 -> fixpipe buffer): bytes 524160..524416 run past the end of L1"},
   };
   for (const Scenario& s : scenarios) {
     TempDir dir;

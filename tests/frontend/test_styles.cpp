@@ -222,6 +222,70 @@ TEST_CASE("Fixpipe with a cbufWorkspace: VQF322B8_PRE scales each column by its 
             "column from L1: call the Fixpipe overload with a cbufWorkspace tensor") != std::string::npos);
 }
 
+TEST_CASE(
+    "DataCopy(GM, CO1) with a per-channel quantPre: the table copied L1 -> fixpipe buffer and named by "
+    "SetFixPipeConfig, clean and exact",
+    "[styles][fixpipe][quant]") {
+  for (const char* variant : {"fbquant", "fbquant1"}) {
+    TempDir dir;
+    const Result r = run_kernel("float_mmad", variant, {"--out=" + dir.file("out"), "-q"});
+    INFO(variant << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("float_mmad ") + variant + ": match") != std::string::npos);
+    CHECK(r.err.find("error") == std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/float_mmad/checks.json")));
+    CHECK(checks["reports"].empty());
+  }
+  {  // Timing-only: the copy is recorded without bytes, the same cycles as a full run; the changed
+     // table goes unnoticed (no bytes to compare).
+    TempDir dir;
+    const Result full = run_kernel("float_mmad", "fbquant", {"--out=" + dir.file("full"), "-q"});
+    for (const char* variant : {"fbquant", "fbquant_changed"}) {
+      const Result timing =
+          run_kernel("float_mmad", variant, {"--out=" + dir.file(variant), "--timing-only", "-q"});
+      INFO(variant << "\n" << timing.out << timing.err);
+      CHECK(timing.status == 1);  // the program's own check: C was not computed
+      CHECK(timing.err.find("error") == std::string::npos);
+    }
+    const auto cycles = [&](const std::string& d) {
+      return nlohmann::json::parse(slurp(dir.file(d + "/float_mmad/stats.json")))["cycles"];
+    };
+    CHECK(cycles("fbquant") == cycles("full"));
+  }
+  // Misuse: errors at the DataCopy(GM, CO1) line.
+  const std::string at =
+      "float_mmad.cpp:" +
+      std::to_string(
+          line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/float_mmad.cpp", "// mark: fb")) +
+      ": error: DataCopy (CO1 -> GM): ";
+  const std::pair<const char*, std::string> cases[] = {
+      {"fbquant_no_config",
+       "a per-channel quantPre (VDEQF16, VQF322B8_PRE, VREQ8) needs SetFixPipeConfig first (its table of one "
+       "uint64_t per column in the fixpipe buffer)"},
+      {"fbquant_changed",
+       "the per-channel table (384 bytes at fixpipe-buffer byte 0, SetFixPipeConfig) came from L1 bytes that "
+       "changed after its DataCopy to the fixpipe buffer (line "},
+      {"fbquant_not_filled",
+       "the per-channel table (384 bytes at fixpipe-buffer byte 384, SetFixPipeConfig) was not filled by one "
+       "DataCopy(C2PIPE2GM, L1, DataCopyParams) burst run"},
+  };
+  for (const auto& [variant, message] : cases) {
+    TempDir dir;
+    const Result e = run_kernel("float_mmad", variant, {"--out=" + dir.file("out"), "-q"});
+    INFO(variant << "\n" << e.err);
+    CHECK(e.status == 3);
+    CHECK(e.err.find(at + message) != std::string::npos);
+  }
+  // The checker sees the Fixpipe's read of the table in L1 (FIX) against its unsynchronised writer.
+  TempDir dir;
+  const Result race = run_kernel("float_mmad", "fbquant_race", {"--out=" + dir.file("out"), "-q"});
+  INFO(race.out << race.err);
+  CHECK(race.status == 3);
+  CHECK(race.err.find(at.substr(0, at.find(": error:")) + ": error: data race (RAW) on L1") !=
+        std::string::npos);
+  CHECK(race.err.find("Fixpipe (FIX) reads bytes that DataCopy (MTE2) at line") != std::string::npos);
+}
+
 TEST_CASE("a Fixpipe with CFG_NZ writes C to GM in NZ, clean and bit-exact", "[styles][fixpipe][nz]") {
   TempDir dir;
   const Result r = run_kernel("float_mmad", "nz", {"--out=" + dir.file("out"), "-q"});

@@ -240,17 +240,18 @@ TEST_CASE("Fixpipe writes C in the output type of quantPre, rows at dstStride ou
   op.dtype = isa::DType::Int32;
   op.quantPre = isa::QuantMode::REQ8;
   op.deqScalar = 0x7F800000;
-  CHECK_THROWS_WITH(
-      sem::fixpipe(op, core.view()),
-      "deqScalar's scale (bits 0-31) is inf or NaN for quantPre REQ8: it must be a normal float or 0");
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()),
+                    "deqScalar (for quantPre REQ8) has a scale (bits 0-31) that is inf or NaN: it must be a "
+                    "normal float or 0");
   op.deqScalar = 0x00002000;
-  CHECK_THROWS_WITH(
-      sem::fixpipe(op, core.view()),
-      "deqScalar's scale (bits 0-31) is subnormal for quantPre REQ8: it must be a normal float or 0");
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()),
+                    "deqScalar (for quantPre REQ8) has a scale (bits 0-31) that is subnormal: it must be a "
+                    "normal float or 0");
   op.deqScalar = bits(1.0f) | uint64_t{1} << 36;
   CHECK_THROWS_WITH(
       sem::fixpipe(op, core.view()),
-      "deqScalar bit 36 (shift int32 cells right before the scale) is not modelled, for quantPre REQ8");
+      "deqScalar (for quantPre REQ8) sets bit 36 (shift int32 cells right before the scale), which is not "
+      "modelled");
   op.deqScalar = 0x00001FFF;  // only ignored mantissa bits: a zero scale, legal
   CHECK_NOTHROW(sem::fixpipe(op, core.view()));
   op.unitFlag = 1;
@@ -348,5 +349,7 @@ TEST_CASE("VDEQF16, VREQ8, VQF322B8_PRE: column n converted by word n of the L1 
                     "quantAddr (the per-channel words in L1) must be 8-byte aligned (got 8196)");
   // The table must lie in L1: its last word ends past the 512 KiB.
   op.quantAddr = 512 * 1024 - 8 * 8;
-  CHECK_THROWS(sem::fixpipe(op, core.view()));
+  CHECK_THROWS_WITH(sem::fixpipe(op, core.view()),
+                    "reads L1 bytes [524224, 524384) beyond its 524288 bytes (the per-channel words at "
+                    "quantAddr, nSize x 8 bytes)");
 }

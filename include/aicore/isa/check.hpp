@@ -16,6 +16,7 @@ struct Extent {
   uint32_t tensor = 0;  // GM only
   uint64_t begin = 0, end = 0;
   bool write = false;
+  const char* what = nullptr;  // names the operand in an out-of-bounds fault, when not obvious
   uint64_t size() const { return end - begin; }
 };
 
@@ -23,8 +24,8 @@ struct Extent {
 struct Footprint {
   std::array<Extent, 5> extents{};
   uint8_t count = 0;
-  void add(Space s, uint32_t tensor, uint64_t begin, uint64_t end, bool write) {
-    extents[count++] = Extent{s, tensor, begin, end, write};
+  void add(Space s, uint32_t tensor, uint64_t begin, uint64_t end, bool write, const char* what = nullptr) {
+    extents[count++] = Extent{s, tensor, begin, end, write, what};
   }
   const Extent* begin() const { return extents.data(); }
   const Extent* end() const { return extents.data() + count; }
@@ -52,6 +53,16 @@ void check_fields(const Op& op);
 void check(const Op& op, const Limits& limits);
 // The bounds part of check() on a footprint already computed (after check_fields).
 void check_bounds(const Footprint& fp, const Limits& limits);
+
+// The rules of a word in deqScalar's format: Fixpipe's deqScalar (checked with the fields) and each
+// word of a per-channel table in L1 (checked as the Fixpipe reads it, by the semantics layer). The
+// scale (bits 0-31) must be a normal float or 0; bit 36 (shift int32 cells right before the scale)
+// is not modelled, and is ignored by the float-cell mode QF322B8_PRE (docs/semantics.md, "Fixpipe
+// conversions"). `mode` is the Fixpipe's quantPre, scalar or per-channel.
+enum class QuantWordFault : uint8_t { None, ScaleInfNaN, ScaleSubnormal, Shift };
+QuantWordFault quant_word_fault(uint64_t word, QuantMode mode);
+// What is wrong with the word, worded to follow its name ("deqScalar has a scale ..."); "" for None.
+const char* describe(QuantWordFault f);
 
 // Fractal geometry shared by check, semantics and the generators (docs/semantics.md §2).
 constexpr uint32_t kFractalBytes = 512;       // one L0A/L0B/L1 input fractal

@@ -132,23 +132,26 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
 // other position is not supported yet (a runtime error at the call's line).
 template <typename T, typename U>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& params,
-              CallSite site = CallSite::here()) {
+              CallSite site = CallSite::here());
+// The copy into the bias table.
+template <typename T, typename U>
+void copy_to_bias_table(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& params,
+                        CallSite site) {
   const char* api = "DataCopy (L1 -> bias table)";
-  if (dst.GetPosition() != TPosition::C2)
-    aicore::frontend::fail(site, "DataCopy",
-                           "a copy between local tensors is supported into the bias table (C2) only; "
-                           "L1 -> fixpipe buffer (C2PIPE2GM) and UB copies are not supported yet");
   constexpr bool convert = std::is_same<T, float>::value && std::is_same<U, half>::value;
-  static_assert(
-      convert ||
-          (std::is_same<T, U>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value)),
-      "DataCopy L1 -> bias table: (dst, src) must be (float, half), (float, float) or (int32_t, int32_t)");
-  aicore::isa::DataCopyL1ToBT op;
-  op.dst = detail::operand(dst, detail::Space::BiasTable, detail::Space::BiasTable, "dst", site, api);
-  op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
-  aicore::isa::fill_from_params(op, params);
-  op.convControl = convert;
-  aicore::frontend::issue(op, site, api);
+  constexpr bool same =
+      std::is_same<T, U>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value);
+  if constexpr (!convert && !same) {
+    aicore::frontend::fail(
+        site, api, "(dst, src) element types must be (float, half), (float, float) or (int32_t, int32_t)");
+  } else {
+    aicore::isa::DataCopyL1ToBT op;
+    op.dst = detail::operand(dst, detail::Space::BiasTable, detail::Space::BiasTable, "dst", site, api);
+    op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
+    aicore::isa::fill_from_params(op, params);
+    op.convControl = convert;
+    aicore::frontend::issue(op, site, api);
+  }
 }
 
 // `count` elements of T in one block: count * sizeof(T) must be whole 64-byte units of the table.
@@ -319,9 +322,17 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const L
 
 namespace detail {
 
+// Fixpipe's isChannelSplit / DataCopyCO12DstParams' channelSplit (docs/semantics.md, "Fixpipe NZ
+// output"): the docs give the output (8-column blocks) but not how the source stride addresses the
+// 8-column halves of L0C's 16-column fractals, so it is refused.
+inline constexpr const char* kChannelSplit =
+    "channel split (a float NZ output in 8-column blocks) is not modelled: the docs do not say how srcStride "
+    "addresses the 8-column halves of L0C's 16-column fractals";
+
 // quantPre as the simulator's mode, and whether dst's element type T is what it writes. The
-// per-channel modes read their words from a quantisation tensor in L1: only a call that passes one
-// (`workspace`) may name them.
+// per-channel modes read their words from a quantisation table: only a call that can have one
+// (`workspace`: Fixpipe with a cbufWorkspace, or DataCopy(GM, CO1) after SetFixPipeConfig, which
+// checks that itself) may name them.
 template <typename T>
 aicore::isa::QuantMode quant_mode(QuantMode_t q, bool workspace, CallSite site, const char* api) {
   using aicore::isa::QuantMode;
@@ -376,7 +387,7 @@ aicore::isa::Fixpipe fixpipe_op(const GlobalTensor<T>& dst, const LocalTensor<U>
                 "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201 (CFG_ROW_MAJOR and CFG_NZ are)");
   static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
                 "Fixpipe: the L0C source holds int32_t or float cells");
-  if (params.isChannelSplit) aicore::frontend::fail(site, api, "isChannelSplit is not supported yet");
+  if (params.isChannelSplit) aicore::frontend::fail(site, api, detail::kChannelSplit);
   aicore::isa::Fixpipe op;
   op.quantPre = quant_mode<T>(params.quantPre, workspace, site, api);
   if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
@@ -449,10 +460,10 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataC
     aicore::frontend::fail(site, api,
                            "sid, clipReluPre and eltWiseOp must be 0 (arch 2201 has no ClipReLU or "
                            "element-wise step)");
-  if (params.channelSplit) aicore::frontend::fail(site, api, "channelSplit is not supported yet");
+  if (params.channelSplit) aicore::frontend::fail(site, api, detail::kChannelSplit);
   if (params.reluPre > 1) aicore::frontend::fail(site, api, "reluPre must be 0 or 1 (normal ReLU)");
   aicore::isa::Fixpipe op;
-  op.quantPre = detail::quant_mode<T>(params.quantPre, false, site, api);
+  op.quantPre = detail::quant_mode<T>(params.quantPre, true, site, api);
   if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
     aicore::frontend::fail(site, api, "with quantPre NoQuant, dst has the type of the L0C cells (src)");
   op.src = detail::operand(src, detail::Space::L0C, detail::Space::L0C, "src", site, api);
@@ -482,7 +493,77 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataC
                              "a scalar quantPre needs SetFixpipePreQuantFlag first (its deqScalar)");
     op.deqScalar = r.deqScalar;
   }
+  if (aicore::isa::per_channel(op.quantPre)) {  // the table SetFixPipeConfig named, read from L1
+    if (!r.table_set)
+      aicore::frontend::fail(site, api,
+                             "a per-channel quantPre (VDEQF16, VQF322B8_PRE, VREQ8) needs SetFixPipeConfig "
+                             "first (its table of one uint64_t per column in the fixpipe buffer)");
+    op.quantAddr =
+        static_cast<uint32_t>(aicore::frontend::fixbuf_source(r.table_fb, uint64_t{op.nSize} * 8, site, api));
+  }
   aicore::frontend::issue(op, site, api);  // no library barrier: the docs name none for this form
+}
+
+// ---- The fixpipe buffer (C2PIPE2GM): L1 -> FB and SetFixPipeConfig ------------------------------
+
+// L1 -> fixpipe buffer (the documented way to fill it for SetFixPipeConfig): blockCount bursts of
+// blockLen x 128 bytes, srcStride x 32 bytes between L1 bursts, dstStride x 128 bytes between FB
+// bursts (copy_cbuf_to_fbuf's units). No FB bytes are modelled: the copy is recorded, and the
+// DataCopy(GM, CO1) that uses the table reads it from these L1 bytes (docs/decisions.md). The
+// DataCopy(LocalTensor, LocalTensor, DataCopyParams) above dispatches here for a C2PIPE2GM dst.
+namespace detail {
+template <typename T, typename U>
+void copy_to_fixbuf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& params,
+                    CallSite site) {
+  const char* api = "DataCopy (L1 -> fixpipe buffer)";
+  if (GetPhyType(src.GetPosition()) != Hardware::L1)
+    aicore::frontend::fail(site, api, "src must be a tensor in L1 (A1, B1 or C1)");
+  aicore::frontend::fixbuf_copy(dst.byte_addr(), src.byte_addr(), params.blockCount, params.blockLen,
+                                params.srcStride, params.dstStride, site, api);
+}
+}  // namespace detail
+
+// Between local tensors: into the bias table (C2) or the fixpipe buffer (C2PIPE2GM), by dst's position.
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& params,
+              CallSite site) {
+  switch (GetPhyType(dst.GetPosition())) {
+    case Hardware::BIAS:
+      return copy_to_bias_table(dst, src, params, site);
+    case Hardware::FIXBUF:
+      return detail::copy_to_fixbuf(dst, src, params, site);
+    default:
+      aicore::frontend::fail(site, "DataCopy",
+                             "between local tensors aicore-sim supports L1 -> bias table (dst C2) and L1 -> "
+                             "fixpipe buffer (dst C2PIPE2GM); UB copies are not supported yet");
+  }
+}
+
+// The per-channel quantisation table of later DataCopy(GM, CO1, ...) calls: quantPre, a tensor in
+// the fixpipe buffer (C2PIPE2GM). reluPre is reserved (the docs: pass an empty LocalTensor), as is
+// isUnitFlag (keep false).
+template <typename T>
+void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
+                      CallSite site = CallSite::here()) {
+  const char* api = "SetFixPipeConfig";
+  if (reluPre.GetPosition() != TPosition::MAX)
+    aicore::frontend::fail(site, api,
+                           "reluPre is reserved (the docs: not enabled yet): pass an empty LocalTensor");
+  if (isUnitFlag)
+    aicore::frontend::fail(site, api, "isUnitFlag is reserved (the docs: keep the default, false)");
+  if (GetPhyType(quantPre.GetPosition()) != Hardware::FIXBUF)
+    aicore::frontend::fail(site, api, "quantPre must be a tensor in the fixpipe buffer (C2PIPE2GM)");
+  aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);
+  r.table_set = true;
+  r.table_fb = quantPre.byte_addr();
+}
+// The one-tensor form: the quant tensor (setRelu = false, the only value the docs allow).
+template <typename T, bool setRelu = false>
+void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false,
+                      CallSite site = CallSite::here()) {
+  static_assert(!setRelu,
+                "SetFixPipeConfig: setRelu = true (a ReLU tensor) is not supported (the docs allow false)");
+  SetFixPipeConfig<T>(LocalTensor<T>(), preData, isUnitFlag, site);
 }
 
 }  // namespace AscendC

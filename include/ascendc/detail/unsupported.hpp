@@ -19,7 +19,6 @@ void DataCopy(const GlobalTensor<T>&, const LocalTensor<T>&, const uint32_t, Cal
   static_assert(detail::unsupported<T>::value,
                 "DataCopy to GM (L1 -> GM, UB -> GM) is not supported yet by aicore-sim");
 }
-
 template <typename T>
 void LoadData(const LocalTensor<T>&, const GlobalTensor<T>&, const LoadData2DParams&,
               CallSite = CallSite::here()) {

@@ -8,6 +8,12 @@
 // "vquant": A and B small integers, the Fixpipe writes int8 by VQF322B8_PRE with a cbufWorkspace
 // table in L1 (column j scaled by 1, 2 or 4, as j % 3 says; saturating), checked against
 // clamp(C * scale) in exact integers; "vquant_no_table": the same mode without the table (an error).
+// Variants "fbquant" / "fbquant1": the same conversion by DataCopy(GM, CO1, DataCopyCO12DstParams)
+// with the table copied L1 -> fixpipe buffer (DataCopy(C2PIPE2GM, C1, DataCopyParams), 128-byte
+// bursts) and named by SetFixPipeConfig (two-tensor form, one-tensor form); "fbquant_no_config"
+// without SetFixPipeConfig, "fbquant_changed" with the L1 table changed after its copy and
+// "fbquant_not_filled" with SetFixPipeConfig naming FB bytes no copy filled (errors);
+// "fbquant_race": the table's DataCopy to L1 unsynchronised with the FIX read (a data race).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -43,7 +49,7 @@ class FloatMatmul {
   void Process() {
     // The quantisation table first: the A1 queue's flag then orders it before the Fixpipe too.
     LocalTensor<uint64_t> q1;
-    if (g_variant == "vquant") {
+    if (g_variant == "vquant" || (g_variant.rfind("fbquant", 0) == 0 && g_variant != "fbquant_race")) {
       q1 = qQ_.AllocTensor<uint64_t>();
       DataCopy(q1.ReinterpretCast<int32_t>(), qGM_, N * 2);
       qQ_.EnQue(q1);
@@ -99,6 +105,24 @@ class FloatMatmul {
       GlobalTensor<int8_t> c8 = cGM_.ReinterpretCast<int8_t>();
       Fixpipe<int8_t, float>(c8, c1, p);  // mark: vquant_no_table
       qQ_.FreeTensor(q1);
+    } else if (g_variant.rfind("fbquant", 0) == 0) {
+      if (g_variant == "fbquant_race") {  // the table written now: nothing orders it before the FIX read
+        q1 = qQ_.AllocTensor<uint64_t>();
+        DataCopy(q1.ReinterpretCast<int32_t>(), qGM_, N * 2);
+      } else
+        q1 = qQ_.DeQue<uint64_t>();
+      LocalTensor<uint64_t> fb(TPosition::C2PIPE2GM, 0, N);
+      DataCopy(fb, q1, DataCopyParams(1, N * sizeof(uint64_t) / 128, 0, 0));  // L1 -> fixpipe buffer
+      if (g_variant == "fbquant") SetFixPipeConfig(LocalTensor<uint64_t>(), fb);
+      if (g_variant == "fbquant1" || g_variant == "fbquant_changed" || g_variant == "fbquant_race")
+        SetFixPipeConfig(fb);
+      if (g_variant == "fbquant_not_filled") SetFixPipeConfig(fb[N]);
+      if (g_variant == "fbquant_changed") q1.SetValue(0, 0);
+      SetFixpipeNz2ndFlag(1, 0, 0);
+      GlobalTensor<int8_t> c8 = cGM_.ReinterpretCast<int8_t>();
+      const DataCopyCO12DstParams p(N, M, N, M, QuantMode_t::VQF322B8_PRE, 0, false, true);
+      DataCopy(c8, c1, p);  // mark: fb
+      qQ_.FreeTensor(q1);
     } else
       Fixpipe(cGM_, c1, {N, M, M, N, false});
     qC_.FreeTensor(c1);
@@ -135,7 +159,7 @@ int32_t main(int32_t argc, char* argv[]) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<float> A(M * K), B(K * N);
-  const bool vquant = g_variant == "vquant";
+  const bool vquant = g_variant == "vquant" || g_variant.rfind("fbquant", 0) == 0;
   std::uniform_int_distribution<int> small(-2, 2);
   for (auto& x : A) x = vquant ? static_cast<float>(small(rng)) : value(rng);
   for (auto& x : B) x = vquant ? static_cast<float>(small(rng)) : value(rng);

@@ -90,6 +90,17 @@ extern "C" __global__ __aicore__ void misuse(GM_ADDR a, GM_ADDR c) {
     TPipe pipe;
     SetFlag<HardEvent::M_MTE1>(EVENT_ID0);  // expect: manual_m_mte1
     WaitFlag<HardEvent::M_MTE1>(EVENT_ID0);
+  } else if (s.rfind("fixbuf_", 0) == 0) {  // the fixpipe buffer's rules (SetFixPipeConfig, L1 -> FB)
+    LocalTensor<uint64_t> l1(TPosition::C1, 0, 32), fb(TPosition::C2PIPE2GM, 0, 32),
+        l0a(TPosition::A2, 0, 32);
+    if (s == "fixbuf_relu_tensor") SetFixPipeConfig(fb, fb);  // expect: fixbuf_relu_tensor
+    if (s == "fixbuf_unit_flag") SetFixPipeConfig(fb, true);  // expect: fixbuf_unit_flag
+    if (s == "fixbuf_src_not_l1") DataCopy(fb, l0a, DataCopyParams(1, 1, 0, 0));  // expect: fixbuf_src_not_l1
+    if (s == "fixbuf_empty_copy") DataCopy(fb, l1, DataCopyParams(1, 0, 0, 0));   // expect: fixbuf_empty_copy
+    if (s == "fixbuf_past_l1") {
+      LocalTensor<uint64_t> end(TPosition::C1, 512 * 1024 - 128, 16);
+      DataCopy(fb, end, DataCopyParams(2, 1, 0, 0));  // expect: fixbuf_past_l1
+    }
   }
   (void)c;
 }
