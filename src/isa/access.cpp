@@ -320,9 +320,10 @@ struct Exact {
     const uint64_t es = output_size(o);
     out.open("dst", Space::GM, o.dst.tensor, true);
     if (o.nz) {
-      for (uint64_t c = 0; c < cblocks; ++c) {
+      const uint64_t cols = nz_block_columns(o), blocks = ceil_div(o.nSize, cols);
+      for (uint64_t c = 0; c < blocks; ++c) {
         const uint64_t d = o.dst.offset + c * o.dstStride * 32;
-        out.append(d, d + uint64_t{o.mSize} * 16 * es);
+        out.append(d, d + uint64_t{o.mSize} * cols * es);
       }
       return out.seal();
     }

@@ -220,11 +220,19 @@ struct FieldCheck {
     // (FixpipeParamsV220 docs). 0 columns is not a legal size.
     if (!(o.nSize >= 1 && o.nSize <= 4095))
       fail(FaultKind::InvalidField, "nSize must be in [1, 4095] (got " + std::to_string(o.nSize) + ")");
+    if (o.channelSplit && !o.nz)
+      fail(FaultKind::InvalidField, "channelSplit splits the blocks of an NZ output: it needs nz=1");
+    if (o.channelSplit && output_dtype(o) != DType::Float)
+      fail(FaultKind::InvalidField,
+           std::string("channelSplit is for float output (fp32 cells, quantPre NoQuant), "
+                       "not ") +
+               to_string(output_dtype(o)));
     if (o.nz) {
-      if (o.nSize % 16 != 0)
-        fail(FaultKind::InvalidField,
-             "an NZ output (nz=1) takes whole 16-column blocks: nSize must be a multiple of 16 (got " +
-                 std::to_string(o.nSize) + ")");
+      const uint32_t cols = nz_block_columns(o);
+      if (o.nSize % cols != 0)
+        fail(FaultKind::InvalidField, "an NZ output (nz=1) takes whole " + std::to_string(cols) +
+                                          "-column blocks: nSize must be a multiple of " +
+                                          std::to_string(cols) + " (got " + std::to_string(o.nSize) + ")");
       need_align("dst", o.dst, 32);
       if (output_size(o) == 1)
         fail(FaultKind::Unsupported, std::string("an NZ output of int8 (quantPre ") + to_string(o.quantPre) +
@@ -356,12 +364,13 @@ struct FootprintOf {
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
            false);
-    if (o.nz)  // column block c at c * dstStride * 32, its mSize rows of 16 elements contiguous
-      fp.add(
-          Space::GM, o.dst.tensor, o.dst.offset,
-          o.dst.offset + (cblocks - 1) * uint64_t{o.dstStride} * 32 + uint64_t{o.mSize} * 16 * output_size(o),
-          true);
-    else
+    if (o.nz) {  // column block c at c * dstStride * 32, its mSize rows of 16 (8 split) elements contiguous
+      const uint64_t cols = nz_block_columns(o), blocks = ceil_div(o.nSize, cols);
+      fp.add(Space::GM, o.dst.tensor, o.dst.offset,
+             o.dst.offset + (blocks - 1) * uint64_t{o.dstStride} * 32 +
+                 uint64_t{o.mSize} * cols * output_size(o),
+             true);
+    } else
       fp.add(Space::GM, o.dst.tensor, o.dst.offset,
              o.dst.offset +
                  (nd * o.dstNdStride + (o.mSize - 1) * uint64_t{o.dstStride} + o.nSize) * output_size(o),

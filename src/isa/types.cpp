@@ -125,13 +125,15 @@ bool is_legal_event(EventPair e) {
   struct Pair {
     P s, d;
   };
-  // docs/semantics.md §8 (from [sync] in docs/sources.md): Cube-core pairs plus the scalar and MTE3 pairs.
+  // docs/semantics.md §8 (from [sync] in docs/sources.md): Cube-core pairs plus the scalar and MTE3 pairs;
+  // MTE2_FIX / FIX_MTE2 too, which Huawei's own dav-2201 samples set and wait (FIX reads L1 through
+  // the fixpipe buffer's table and writes GM, MTE2 writes L1 and reads GM; docs/decisions.md).
   static constexpr Pair kLegal[] = {
-      {P::M, P::MTE1},    {P::M, P::MTE2},    {P::M, P::FIX},  {P::MTE1, P::M},    {P::MTE1, P::MTE2},
-      {P::MTE1, P::MTE3}, {P::MTE1, P::FIX},  {P::MTE2, P::M}, {P::MTE2, P::MTE1}, {P::MTE2, P::MTE3},
-      {P::MTE3, P::MTE1}, {P::MTE3, P::MTE2}, {P::FIX, P::M},  {P::FIX, P::MTE1},  {P::S, P::MTE2},
-      {P::MTE2, P::S},    {P::S, P::MTE3},    {P::MTE3, P::S}, {P::M, P::S},       {P::FIX, P::S},
-      {P::FIX, P::MTE3},  {P::FIX, P::FIX},
+      {P::M, P::MTE1},    {P::M, P::MTE2},    {P::M, P::FIX},    {P::MTE1, P::M},    {P::MTE1, P::MTE2},
+      {P::MTE1, P::MTE3}, {P::MTE1, P::FIX},  {P::MTE2, P::M},   {P::MTE2, P::MTE1}, {P::MTE2, P::MTE3},
+      {P::MTE3, P::MTE1}, {P::MTE3, P::MTE2}, {P::FIX, P::M},    {P::FIX, P::MTE1},  {P::S, P::MTE2},
+      {P::MTE2, P::S},    {P::S, P::MTE3},    {P::MTE3, P::S},   {P::M, P::S},       {P::FIX, P::S},
+      {P::FIX, P::MTE3},  {P::FIX, P::FIX},   {P::MTE2, P::FIX}, {P::FIX, P::MTE2},
   };
   for (const auto& p : kLegal)
     if (p.s == e.src && p.d == e.dst) return true;

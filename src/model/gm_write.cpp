@@ -54,7 +54,8 @@ GmWriteCost gm_write_cost(const isa::Fixpipe& f, const config::GmWrite& path, bo
   if (f.nz) {
     // NZ output: each 16-column block is one run of mSize * 16 elements at c * dstStride * 32
     // bytes (blocks that follow each other in GM are one run), charged as rows are.
-    const uint64_t blocks = (f.nSize + 15u) / 16, run = uint64_t{f.mSize} * 16 * es;
+    const uint64_t cols = isa::nz_block_columns(f), blocks = (f.nSize + cols - 1) / cols,
+                   run = uint64_t{f.mSize} * cols * es;
     w.rows = uint64_t{f.dstStride} * 32 == run ? 1 : blocks;
     const uint64_t run_bytes = w.bytes / w.rows;
     w.unaligned_rows = w.rows - aligned_starts(f.dst.offset, w.rows == 1 ? 0 : uint64_t{f.dstStride} * 32,

@@ -217,7 +217,7 @@ DeqScalar channel_word(const isa::Fixpipe& op, const uint8_t* words, uint32_t n)
 
 // The conversion parameters of every column: deqScalar for all, or word n of the L1 table.
 std::vector<DeqScalar> column_params(const isa::Fixpipe& op, const MemoryView& mem) {
-  const uint32_t padded = (op.nSize + 15u) / 16 * 16;
+  const uint32_t padded = (op.nSize + 15u) / 16 * 16 + 8;  // + 8: a split block's second half reads 16 too
   if (!isa::per_channel(op.quantPre)) return std::vector<DeqScalar>(padded, decode_deq_scalar(op.deqScalar));
   std::vector<DeqScalar> q(padded);  // the columns past nSize of a last block are never written
   const uint8_t* words = mem.ptr(isa::Space::L1, 0, op.quantAddr);
@@ -235,6 +235,18 @@ template <class F>
 void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
   const uint32_t blocks = (op.nSize + 15u) / 16;
   const uint64_t es = isa::output_size(op);
+  if (op.channelSplit) {  // NZ only (ndNum 1): half h of L0C block c is GM block 2c + h, 8 columns a row
+    const uint8_t* src = mem.ptr(op.src);
+    uint8_t* dst = mem.ptr(op.dst);
+    for (uint32_t j = 0; j < op.mSize; ++j)
+      for (uint32_t c = 0; c < blocks; ++c)
+        for (uint32_t h = 0; h < 2 && c * 16 + h * 8 < op.nSize; ++h) {
+          uint8_t row[64] = {};  // the half's 8 cells, padded to a whole piece for the converter
+          std::memcpy(row, src + (uint64_t{c} * op.srcStride + j) * 64 + h * 32, 32);
+          f(row, dst + uint64_t{2 * c + h} * op.dstStride * 32 + uint64_t{j} * 8 * es, c * 16 + h * 8, 8u);
+        }
+    return;
+  }
   for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
     const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
     uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;

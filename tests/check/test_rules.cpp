@@ -167,10 +167,10 @@ TEST_CASE("odd programs never crash the checker: double SetFlag, bad fields, out
                           "SetFlag event=MTE2_MTE1 id=3\nSetFlag event=MTE2_MTE1 id=3\n"
                           "LoadData dst=L0A:0 src=L1:0 repeatTimes=100\n"  // past L0A's 64 KiB... of L1 reads
                           "WaitFlag event=MTE2_MTE1 id=3\nWaitFlag event=MTE2_MTE1 id=3\n"
-                          "LoadData dst=L0A:0x100 src=L1:0 repeatTimes=1\n"              // misaligned dst
-                          "SetFlag event=MTE2_FIX id=0\nWaitFlag event=MTE2_FIX id=0\n"  // illegal pair
-                          "DataCopy dst=L1:0 src=a+0xfffff0 blockLen=1000\n");           // beyond a
-  CHECK(r.summary.errors == r.summary.errors);                                           // it ran to the end
+                          "LoadData dst=L0A:0x100 src=L1:0 repeatTimes=1\n"          // misaligned dst
+                          "SetFlag event=M_MTE3 id=0\nWaitFlag event=M_MTE3 id=0\n"  // illegal pair
+                          "DataCopy dst=L1:0 src=a+0xfffff0 blockLen=1000\n");       // beyond a
+  CHECK(r.summary.errors == r.summary.errors);                                       // it ran to the end
   check::CheckOptions small;
   small.capacity[static_cast<size_t>(isa::Space::L0A)] = 65536;
   const auto oob = run_text(std::string(checktest::kTensors) +

@@ -96,8 +96,8 @@ TEST_CASE("what the text alone shows is wrong is a parse error at the field, exi
   const Case cases[] = {
       {"LoadData dst=L0A:0 src=L1:0 repeatTimes=1\nLoadData dst=L0A:256 src=L1:0 repeatTimes=1\n",
        "t.trace:2:10: error: LoadData: misaligned operand: dst (L0A offset 256) must be 512-byte aligned"},
-      {"\n\nSetFlag event=MTE2_FIX id=0\n",
-       "t.trace:3:9: error: SetFlag: illegal event pair: event MTE2_FIX is not a legal pair on the Cube "
+      {"\n\nSetFlag event=M_MTE3 id=0\n",
+       "t.trace:3:9: error: SetFlag: illegal event pair: event M_MTE3 is not a legal pair on the Cube "
        "core"},
       {"Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 cmatrixInitVal=0 cmatrixSource=1 biasAddr=32\n",
        "t.trace:1:86: error: Mmad: misaligned operand: biasAddr (BT offset 32) must be 64-byte aligned"},

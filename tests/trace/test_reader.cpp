@@ -387,7 +387,7 @@ TEST_CASE("sync instructions: every pipe name, ids 0..7, pairs left to run-time 
                         {"M_MTE1", P::M, P::MTE1},
                         {"S_MTE2", P::S, P::MTE2},
                         {"MTE3_S", P::MTE3, P::S},
-                        {"MTE2_FIX", P::MTE2, P::FIX},  // illegal pair: parses
+                        {"M_MTE3", P::M, P::MTE3},  // illegal pair: parses
                         {"M_M", P::M, P::M}};
   for (const auto& c : cases) {
     INFO(c.text);

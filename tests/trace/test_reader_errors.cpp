@@ -296,10 +296,10 @@ TEST_CASE("what check_fields refuses is an error at the field it names, as the t
   const std::string fix = "Fixpipe dst=c src=L0C:0 nSize=4096 mSize=16 srcStride=16 dstStride=16";
   CHECK(parse_error(gm + fix + "\n", true) ==
         at(2, col(fix, "nSize")) + "Fixpipe: invalid field: nSize must be in [1, 4095] (got 4096)");
-  const std::string set = "SetFlag id=0 event=MTE2_FIX";  // the field named first in the message wins
+  const std::string set = "SetFlag id=0 event=M_MTE3";  // the field named first in the message wins
   CHECK(parse_error(set + "\n", true) ==
         at(1, col(set, "event")) +
-            "SetFlag: illegal event pair: event MTE2_FIX is not a legal pair on the Cube core");
+            "SetFlag: illegal event pair: event M_MTE3 is not a legal pair on the Cube core");
   const std::string mmad = "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=4096 n=16 k=16";
   CHECK(parse_error(mmad + "\n", true) ==
         at(1, col(mmad, " m=") + 1) +

@@ -211,6 +211,10 @@ struct Descriptor<Fixpipe> {
       AICORE_OPTIONAL(T, nz,
                       "1: NZ output (CFG_NZ): 16-column blocks of mSize rows, dstStride in 32-byte units between "
                       "blocks; nSize a multiple of 16, 2- or 4-byte outputs, ndNum 1",
+                      not_in_params()),
+      AICORE_OPTIONAL(T, channelSplit,
+                      "1 (with nz=1, float output): 8-column blocks instead of 16, dstStride apart; nSize a "
+                      "multiple of 8",
                       not_in_params()));
 };
 

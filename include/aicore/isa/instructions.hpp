@@ -135,7 +135,14 @@ struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND), converting on the way (quantPre)
   // Ascend C Fixpipe<..., CFG_NZ>: GM gets the NZ layout (16-column blocks of mSize rows,
   // dstStride 32-byte units apart) instead of row-major (docs/semantics.md, "Fixpipe NZ output").
   bool nz = false;
+  // isChannelSplit (float NZ output only): each 16-column block of L0C is written as two 8-column
+  // blocks of mSize rows, dstStride 32-byte units apart (docs/semantics.md, "Fixpipe NZ output").
+  bool channelSplit = false;
 };
+// Columns of one NZ output block: 8 with channelSplit, else 16.
+constexpr uint32_t nz_block_columns(const Fixpipe& f) {
+  return f.channelSplit ? 8 : 16;
+}
 // What a Fixpipe writes to GM: the element type and size its quantPre (and, for the int8 modes,
 // the sign bit of deqScalar) make of the L0C cells. uint8 results are reported as int8 bytes.
 DType output_dtype(const Fixpipe& f);

@@ -323,11 +323,15 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const L
 namespace detail {
 
 // Fixpipe's isChannelSplit / DataCopyCO12DstParams' channelSplit (docs/semantics.md, "Fixpipe NZ
-// output"): the docs give the output (8-column blocks) but not how the source stride addresses the
-// 8-column halves of L0C's 16-column fractals, so it is refused.
-inline constexpr const char* kChannelSplit =
-    "channel split (a float NZ output in 8-column blocks) is not modelled: the docs do not say how srcStride "
-    "addresses the 8-column halves of L0C's 16-column fractals";
+// output"): a float NZ output in 8-column blocks; a row-major output cannot be split.
+inline void channel_split(aicore::isa::Fixpipe& op, bool split, CallSite site, const char* api) {
+  if (!split) return;
+  if (!op.nz)
+    aicore::frontend::fail(site, api,
+                           "isChannelSplit splits the blocks of an NZ output: it needs CFG_NZ (DataCopy: "
+                           "nz2ndEn false)");
+  op.channelSplit = true;
+}
 
 // quantPre as the simulator's mode, and whether dst's element type T is what it writes. The
 // per-channel modes read their words from a quantisation table: only a call that can have one
@@ -387,7 +391,6 @@ aicore::isa::Fixpipe fixpipe_op(const GlobalTensor<T>& dst, const LocalTensor<U>
                 "Fixpipe with CFG_COLUMN_MAJOR is not supported by arch 2201 (CFG_ROW_MAJOR and CFG_NZ are)");
   static_assert(std::is_same<U, int32_t>::value || std::is_same<U, float>::value,
                 "Fixpipe: the L0C source holds int32_t or float cells");
-  if (params.isChannelSplit) aicore::frontend::fail(site, api, detail::kChannelSplit);
   aicore::isa::Fixpipe op;
   op.quantPre = quant_mode<T>(params.quantPre, workspace, site, api);
   if (op.quantPre == aicore::isa::QuantMode::NoQuant && !std::is_same<T, U>::value)
@@ -397,6 +400,7 @@ aicore::isa::Fixpipe fixpipe_op(const GlobalTensor<T>& dst, const LocalTensor<U>
   op.dtype = std::is_same<U, float>::value ? aicore::isa::DType::Float : aicore::isa::DType::Int32;
   aicore::isa::fill_from_params(op, params);  // quantPre is set above: not a number
   op.nz = config.format == CO2Layout::NZ;     // the layout is the template's, not a member
+  channel_split(op, params.isChannelSplit, site, api);
   return op;
 }
 
@@ -460,7 +464,6 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataC
     aicore::frontend::fail(site, api,
                            "sid, clipReluPre and eltWiseOp must be 0 (arch 2201 has no ClipReLU or "
                            "element-wise step)");
-  if (params.channelSplit) aicore::frontend::fail(site, api, detail::kChannelSplit);
   if (params.reluPre > 1) aicore::frontend::fail(site, api, "reluPre must be 0 or 1 (normal ReLU)");
   aicore::isa::Fixpipe op;
   op.quantPre = detail::quant_mode<T>(params.quantPre, true, site, api);
@@ -477,6 +480,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataC
   op.reluEn = params.reluPre == 1;
   const aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);
   op.nz = !params.nz2ndEn;
+  detail::channel_split(op, params.channelSplit, site, api);
   if (params.nz2ndEn) {
     if (!r.nz2nd_set)
       aicore::frontend::fail(site, api, "nz2ndEn needs SetFixpipeNz2ndFlag first (the NZ2ND matrices)");
