@@ -2,7 +2,8 @@
 // elements a byte, the even one in the low nibble) copied to A1 by DataCopy Nd2NzParams (NZ with
 // 64-element column blocks), B^T (N x K) already in NZ on the host copied to B1 by a DataCopy of
 // K * N elements; L0A loaded by LoadData 2D per 16-row block (NZ -> Zz), L0B by one LoadData 2D
-// per K step (B^T's NZ is L0B's Zn), offsets by operator[] in elements (off / 2 bytes); int32 =
+// per K step (B^T's NZ is L0B's Zn), offsets by operator[] in elements (off / 2 bytes, GM and
+// local tensors alike: B1 is copied in two halves); int32 =
 // int4 x int4 Mmads accumulating over the K steps, Fixpipe of the int32 cells. C is compared
 // with a naive int32 product of the unpacked matrices (values -8..7). Variant "odd_count": a
 // DataCopy of a count that is not whole 32-byte blocks of int4 (an error at its line).
@@ -41,8 +42,10 @@ class Int4Matmul {
     LocalTensor<int4b_t> b1 = qB1_.AllocTensor<int4b_t>();
     if (g_variant == "odd_count")
       DataCopy(b1, btGM_, K * N - 2);  // mark: odd_count
-    else
-      DataCopy(b1, btGM_, K * N);
+    else {  // in two halves: GlobalTensor and LocalTensor [] both add K * N / 4 bytes
+      DataCopy(b1, btGM_, K * N / 2);
+      DataCopy(b1[K * N / 2], btGM_[K * N / 2], K * N / 2);
+    }
     qB1_.EnQue(b1);
     a1 = qA1_.DeQue<int4b_t>();
     b1 = qB1_.DeQue<int4b_t>();
