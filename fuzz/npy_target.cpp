@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     other[i] = static_cast<uint8_t>(a.data[i] ^ (i % 3 == 0 ? 0x80 : 0));
   for (isa::DType t :
        {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Int32, isa::DType::Float}) {
-    if (a.data.size() % isa::size_of(t) != 0) continue;
+    if (a.data.size() % isa::byte_size(t) != 0) continue;
     trace::ExpectDecl e;
     e.file = in;
     e.dtype = t;

@@ -28,7 +28,7 @@ uint16_t fractals_of(const isa::Op& op) {
 // Mmad reads what it writes).
 uint8_t cells_of(const isa::Op& op) {
   if (const auto* m = std::get_if<isa::Mmad>(&op))
-    return m->dtype == isa::DType::Int8 ? kInt32Cells : kFloatCells;
+    return m->dtype == isa::DType::Int8 || m->dtype == isa::DType::Int4 ? kInt32Cells : kFloatCells;
   if (std::holds_alternative<isa::MmadWithSparse>(op)) return kInt32Cells;
   if (const auto* f = std::get_if<isa::Fixpipe>(&op))
     return f->dtype == isa::DType::Int32 ? kInt32Cells : kFloatCells;

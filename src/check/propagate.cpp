@@ -117,7 +117,8 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
                                  [](uint64_t v, const isa::ByteRange& r) { return v < r.end; });
       return it != u.end() && it->begin < hi;
     };
-    const uint64_t square = isa::transpose_square_bytes(lt->dtype), es = isa::size_of(lt->dtype);
+    const uint64_t square = isa::transpose_square_bytes(lt->dtype),
+                   es = isa::byte_size(lt->dtype);  // never int4
     const uint32_t fractals = isa::transpose_fractals(lt->dtype), cols = 32 / static_cast<uint32_t>(es);
     for (uint64_t i = 0; i < lt->repeatTimes; ++i) {
       const uint64_t s = lt->src.offset + (uint64_t{lt->startIndex} + i * lt->srcStride) * square;

@@ -159,6 +159,8 @@ std::vector<Param> make_table() {
        AICORE_FIELD(cube.sparse_k_per_cycle), 1, 4096, 0},
       {"cube.float_k_per_cycle", "elements/cycle", "float x float K elements per fractal-cycle",
        AICORE_FIELD(cube.float_k_per_cycle), 1, 4096, 0},
+      {"cube.int4_k_per_cycle", "elements/cycle", "int4 x int4 K elements per fractal-cycle",
+       AICORE_FIELD(cube.int4_k_per_cycle), 1, 4096, 0},
       {"cube.head_cycles", "cycles",
        "Mmad cold-start head: an Mmad pays min(head, cycles the Cube was idle since the last Mmad)",
        AICORE_FIELD(cube.head_cycles), 0, kMaxCycles, 0},

@@ -131,7 +131,7 @@ std::vector<float> matmul_tolerance(const MatmulPlan& p, const MatmulData& d) {
 
 std::vector<uint8_t> matmul_golden_bytes(const MatmulPlan& p, const MatmulData& d) {
   const isa::DType t = p.shape.c_dtype;
-  std::vector<uint8_t> out(d.golden.size() * isa::size_of(t));
+  std::vector<uint8_t> out(d.golden.size() * isa::byte_size(t));
   for (size_t i = 0; i < d.golden.size(); ++i) {
     if (t == isa::DType::Float) {
       std::memcpy(&out[i * 4], &d.golden[i], 4);

@@ -240,7 +240,7 @@ uint64_t matmul_bytes_b(const MatmulPlan& p) {
   return uint64_t{p.shape.K} * p.shape.N * 2;
 }
 uint64_t matmul_bytes_c(const MatmulPlan& p) {
-  return uint64_t{p.shape.M} * p.shape.N * isa::size_of(p.shape.c_dtype);
+  return uint64_t{p.shape.M} * p.shape.N * isa::byte_size(p.shape.c_dtype);
 }
 
 }  // namespace aicore::gen

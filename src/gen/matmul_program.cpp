@@ -332,7 +332,7 @@ class Builder {
     const bool uf = p0_.opt.unit_flag;
     if (!uf) wait(Pipe::M, Pipe::FIX, st.c);
     isa::Fixpipe fx;
-    fx.dst = gm(kC, (uint64_t{st.m0} * s_.N + st.n0) * isa::size_of(s_.c_dtype));
+    fx.dst = gm(kC, (uint64_t{st.m0} * s_.N + st.n0) * isa::byte_size(s_.c_dtype));
     fx.src = on(Space::L0C, st.c * p0_.l0c_slot);
     fx.dtype = isa::DType::Float;
     if (s_.c_dtype == isa::DType::Half) fx.quantPre = isa::QuantMode::F322F16;

@@ -101,7 +101,9 @@ struct Exact {
 
   void operator()(const DataCopyNd2Nz& o) {
     if (o.ndNum == 0 || o.nValue == 0 || o.dValue == 0) return;
-    const uint64_t es = size_of(o.dtype), row = uint64_t{o.dValue} * es, blocks = ceil_div(row, 32);
+    // Element counts to bytes (int4: two a byte; check makes its counts even).
+    const auto bytes = [&](uint64_t elements) { return bytes_of(o.dtype, elements); };
+    const uint64_t row = bytes(o.dValue), blocks = ceil_div(row, 32);
     const uint64_t rows = uint64_t{o.ndNum} * o.nValue;
     if (rows * blocks > kMaxExactRanges) {
       hull(o, "src", Space::GM, o.src.tensor, false);
@@ -113,7 +115,7 @@ struct Exact {
     if (gm_reads) {
       out.open("src", Space::GM, o.src.tensor, false);
       for (uint64_t d = 0; d < o.ndNum; ++d)
-        rows_of(out, o.src.offset + d * o.srcNdMatrixStride * es, o.nValue, row, uint64_t{o.srcDValue} * es);
+        rows_of(out, o.src.offset + bytes(d * o.srcNdMatrixStride), o.nValue, row, bytes(o.srcDValue));
       out.seal();
     } else {
       hull(o, "src", Space::GM, o.src.tensor, false, false);
@@ -121,7 +123,7 @@ struct Exact {
     out.open("dst", Space::L1, 0, true);
     for (uint64_t d = 0; d < o.ndNum; ++d)
       for (uint64_t c = 0; c < blocks; ++c)  // column-block major: with dstNzNStride 1, one range each
-        rows_of(out, o.dst.offset + d * o.dstNzMatrixStride * es + c * uint64_t{o.dstNzC0Stride} * 32,
+        rows_of(out, o.dst.offset + bytes(d * o.dstNzMatrixStride) + c * uint64_t{o.dstNzC0Stride} * 32,
                 o.nValue, 32, uint64_t{o.dstNzNStride} * 32);
     out.seal();
   }
@@ -278,7 +280,7 @@ struct Exact {
 
   void operator()(const Mmad& o) {
     if (o.m == 0 || o.n == 0 || o.k == 0) return;
-    const uint64_t k_bytes = uint64_t{o.k} * size_of(o.dtype);
+    const uint64_t k_bytes = bytes_of(o.dtype, o.k);  // int4: an odd k reads its last byte whole
     zz(o, k_bytes);
     zn("filter", Space::L0B, o.filter.offset, o.n, k_bytes, kFractalBytes, 32, 1);
     c_matrix(o);

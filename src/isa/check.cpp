@@ -69,12 +69,25 @@ void need_align(const char* operand, const Addr& a, uint64_t align) {
 
 struct FieldCheck {
   void operator()(const DataCopy& o) const { need_align("dst", o.dst, 32); }
-  void operator()(const DataCopyNd2Nz& o) const { need_align("dst", o.dst, 32); }
+  void operator()(const DataCopyNd2Nz& o) const {
+    need_align("dst", o.dst, 32);
+    // int4 moves as bytes (two elements each): every count in elements must name whole bytes
+    // (docs/semantics.md, "int4").
+    if (o.dtype == DType::Int4)
+      for (const auto& [name, v] : {std::pair<const char*, uint16_t>{"dValue", o.dValue},
+                                    {"srcDValue", o.srcDValue},
+                                    {"srcNdMatrixStride", o.srcNdMatrixStride},
+                                    {"dstNzMatrixStride", o.dstNzMatrixStride}})
+        if (v % 2 != 0)
+          fail(FaultKind::InvalidField, std::string(name) +
+                                            " must be even for int4 (two elements a byte; got " +
+                                            std::to_string(v) + ")");
+  }
   void operator()(const LoadData& o) const {
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
     if (!(o.sid == 0)) fail(FaultKind::InvalidField, "sid must be 0 (got " + std::to_string(o.sid) + ")");
-    if (o.ifTranspose && size_of(o.dtype) != 2)
+    if (o.ifTranspose && bits_of(o.dtype) != 16)
       fail(FaultKind::InvalidField,
            std::string("ifTranspose is only legal for b16 data (half/bf16), not ") + to_string(o.dtype));
     if (!(o.addrMode == 0))
@@ -206,7 +219,7 @@ struct FieldCheck {
     if (const auto from = quant_source(o.quantPre); from && *from != o.dtype)
       fail(FaultKind::InvalidField,
            std::string("quantPre ") + to_string(o.quantPre) + " converts " + to_string(*from) +
-               " L0C cells (from " + (*from == DType::Float ? "a half/bf16" : "an int8") +
+               " L0C cells (from " + (*from == DType::Float ? "a half/bf16" : "an int8/int4") +
                " Mmad): dtype must be " + to_string(*from) + ", not " + to_string(o.dtype));
     if (o.quantPre == QuantMode::DEQF16 || o.quantPre == QuantMode::REQ8 ||
         o.quantPre == QuantMode::QF322B8_PRE)
@@ -282,15 +295,14 @@ struct FootprintOf {
   }
   void operator()(const DataCopyNd2Nz& o) {
     if (o.ndNum == 0 || o.nValue == 0 || o.dValue == 0) return;
-    const uint64_t es = size_of(o.dtype);
-    const uint64_t blocks = ceil_div(o.dValue * es, 32);
+    const auto bytes = [&](uint64_t elements) { return bytes_of(o.dtype, elements); };
+    const uint64_t blocks = ceil_div(bytes(o.dValue), 32);
     fp.add(Space::GM, o.src.tensor, o.src.offset,
-           o.src.offset + ((o.ndNum - 1) * uint64_t{o.srcNdMatrixStride} +
-                           (o.nValue - 1) * uint64_t{o.srcDValue} + o.dValue) *
-                              es,
+           o.src.offset + bytes((o.ndNum - 1) * uint64_t{o.srcNdMatrixStride} +
+                                (o.nValue - 1) * uint64_t{o.srcDValue} + o.dValue),
            false);
     fp.add(Space::L1, 0, o.dst.offset,
-           o.dst.offset + (o.ndNum - 1) * uint64_t{o.dstNzMatrixStride} * es +
+           o.dst.offset + bytes((o.ndNum - 1) * uint64_t{o.dstNzMatrixStride}) +
                (o.nValue - 1) * uint64_t{o.dstNzNStride} * 32 +
                (blocks - 1) * uint64_t{o.dstNzC0Stride} * 32 + 32,
            true);
@@ -408,10 +420,11 @@ uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, 
 //   b8:  S[j][16f + k] of the 32 x 32 square the two 16 x 32 fractals make stacked;
 //   b32: S[8f + j][k] of the 16 x 16 square the two 16 x 8 fractals make side by side.
 uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col) {
-  switch (size_of(t)) {
-    case 1:
+  switch (bits_of(t)) {
+    case 4:  // not transposed (refused by check); the b8 rule keeps the arithmetic defined
+    case 8:
       return uint64_t{col} * 32 + 16 * fractal + row;
-    case 2:
+    case 16:
       return (uint64_t{col} * 16 + row) * 2;
     default:
       return (row / 8) * uint64_t{kFractalBytes} + (8 * fractal + col) * 32 + (row % 8) * 4;
@@ -419,7 +432,7 @@ uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col)
 }
 
 uint32_t k0_of(DType t) {
-  return 32 / size_of(t);
+  return 256 / bits_of(t);
 }
 
 uint64_t Limits::capacity(Space s, uint32_t tensor) const {
@@ -446,13 +459,13 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
   if (const auto* c = std::get_if<DataCopyL1ToBT>(&op))  // the bytes written to the table
     return uint64_t{c->blockCount} * c->blockLen * kBiasBlockBytes;
   if (const auto* n = std::get_if<DataCopyNd2Nz>(&op))  // each row padded to whole 32-byte blocks
-    return uint64_t{n->ndNum} * n->nValue * ceil_div(uint64_t{n->dValue} * size_of(n->dtype), 32) * 32;
+    return uint64_t{n->ndNum} * n->nValue * ceil_div(bytes_of(n->dtype, n->dValue), 32) * 32;
   if (const auto* l = std::get_if<LoadData>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithSparse>(&op)) return uint64_t{l->repeatTimes} * kFractalBytes;
   if (const auto* l = std::get_if<LoadDataWithTranspose>(&op))
     return uint64_t{l->repeatTimes} * transpose_fractals(l->dtype) * kFractalBytes;
   if (const auto* l = std::get_if<LoadData3DV2>(&op))  // the elements written
-    return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * size_of(l->dtype);
+    return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * load3d_shape(*l).size;
   return 0;  // Mmad, MmadWithSparse, sync
 }
 

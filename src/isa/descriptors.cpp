@@ -78,7 +78,7 @@ const char* to_string(PipeRule r) {
 
 std::string describe_dtypes(DTypeMask mask) {
   std::vector<const char*> names;
-  for (const DType t : {DType::Int8, DType::Half, DType::BF16, DType::Int32, DType::Float})
+  for (const DType t : kAllDTypes)
     if (mask & bit(t)) names.push_back(to_string(t));
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)

@@ -61,31 +61,44 @@ const char* to_string(DType t) {
       return "int32";
     case DType::Float:
       return "float";
+    case DType::Int4:
+      return "int4";
   }
   return "?";
 }
 
 std::optional<DType> dtype_from_string(const std::string& s) {
-  for (auto t : {DType::Int8, DType::Half, DType::BF16, DType::Int32, DType::Float})
+  for (auto t : kAllDTypes)
     if (s == to_string(t)) return t;
+  if (s == "int4b_t") return DType::Int4;
   if (s == "fp16" || s == "float16") return DType::Half;
   if (s == "bfloat16") return DType::BF16;
   if (s == "fp32" || s == "float32") return DType::Float;
   return std::nullopt;
 }
 
-uint32_t size_of(DType t) {
+uint32_t bits_of(DType t) {
   switch (t) {
+    case DType::Int4:
+      return 4;
     case DType::Int8:
-      return 1;
+      return 8;
     case DType::Half:
     case DType::BF16:
-      return 2;
+      return 16;
     case DType::Int32:
     case DType::Float:
-      return 4;
+      return 32;
   }
-  return 1;
+  return 8;
+}
+
+uint64_t bytes_of(DType t, uint64_t elements) {
+  return (elements * bits_of(t) + 7) / 8;
+}
+
+uint32_t byte_size(DType t) {
+  return bits_of(t) / 8;
 }
 
 const char* to_string(QuantMode q) {
@@ -178,7 +191,7 @@ bool output_unsigned(const Fixpipe& f) {
 }
 
 uint32_t output_size(const Fixpipe& f) {
-  return size_of(output_dtype(f));
+  return byte_size(output_dtype(f));  // never int4 (no quantPre makes it)
 }
 
 }  // namespace aicore::isa
@@ -186,7 +199,7 @@ uint32_t output_size(const Fixpipe& f) {
 namespace aicore::isa {
 
 uint32_t transpose_fractals(DType t) {
-  return size_of(t) == 2 ? 1 : 2;
+  return bits_of(t) == 16 ? 1 : 2;
 }
 
 }  // namespace aicore::isa

@@ -100,6 +100,7 @@ struct CostOf {
   }
   Cost operator()(const isa::Mmad& o) const {
     const uint32_t k = o.dtype == isa::DType::Int8    ? cfg.cube.int8_k_per_cycle
+                       : o.dtype == isa::DType::Int4  ? cfg.cube.int4_k_per_cycle
                        : o.dtype == isa::DType::Float ? cfg.cube.float_k_per_cycle
                                                       : cfg.cube.b16_k_per_cycle;
     Cost c = cube(o, k);

@@ -10,7 +10,8 @@ namespace {
 // by kind (the same fractal count the timing model charges).
 constexpr double kCellsPerStep = 16.0 * 16.0;
 
-constexpr CubeKind kKinds[] = {CubeKind::Int8, CubeKind::B16, CubeKind::Sparse, CubeKind::Float};
+constexpr CubeKind kKinds[] = {CubeKind::Int8, CubeKind::B16, CubeKind::Sparse, CubeKind::Float,
+                               CubeKind::Int4};
 
 double ratio(double a, double b) {
   return b > 0 ? a / b : 0.0;
@@ -28,6 +29,8 @@ const char* to_string(CubeKind k) {
       return "sparse";
     case CubeKind::Float:
       return "float";
+    case CubeKind::Int4:
+      return "int4";
   }
   return "?";
 }
@@ -35,6 +38,7 @@ const char* to_string(CubeKind k) {
 std::optional<CubeKind> cube_kind(const isa::Op& op) {
   if (const auto* m = std::get_if<isa::Mmad>(&op))
     return m->dtype == isa::DType::Int8    ? CubeKind::Int8
+           : m->dtype == isa::DType::Int4  ? CubeKind::Int4
            : m->dtype == isa::DType::Float ? CubeKind::Float
                                            : CubeKind::B16;
   if (std::holds_alternative<isa::MmadWithSparse>(op)) return CubeKind::Sparse;
@@ -51,6 +55,8 @@ double peak_macs_per_cycle(CubeKind k, const config::Config& cfg) {
       return kCellsPerStep * cfg.cube.sparse_k_per_cycle;
     case CubeKind::Float:
       return kCellsPerStep * cfg.cube.float_k_per_cycle;
+    case CubeKind::Int4:
+      return kCellsPerStep * cfg.cube.int4_k_per_cycle;
   }
   return 0;
 }

@@ -1,4 +1,5 @@
-// Cube instructions: Mmad (int8 -> int32 exact, half/bf16 -> fp32) and MmadWithSparse (4:2 int8).
+// Cube instructions: Mmad (int8/int4 -> int32 exact, half/bf16/float -> fp32) and MmadWithSparse
+// (4:2 int8).
 //
 // int8 runs the native AVX-512 kernels (cube_avx512.cpp) when the CPU has them, else the
 // portable ones here: operands unpacked once from their fractals into int16 rows (A: M16 x KP,
@@ -104,6 +105,27 @@ void unpack_i8(const uint8_t* base, uint32_t outer, uint32_t k1n, uint32_t K, bo
       for (uint32_t r = 0; r < 16; ++r) {
         int16_t* row = out.data() + (uint64_t{o} * 16 + r) * kp + k1 * 32;
         for (uint32_t c = 0; c < kv; ++c) row[c] = frac[r * 32 + c];
+      }
+    }
+}
+
+// int4 fractals (16 rows x 64 k, 32 bytes a row; element 2j in the low nibble of byte j, 2j+1 in
+// the high one, sign-extended) -> int16 rows of kp = k1n * 64, k < K only. Same orders as unpack_i8.
+void unpack_i4(const uint8_t* base, uint32_t outer, uint32_t k1n, uint32_t K, bool zz,
+               std::vector<int16_t>& out) {
+  const uint32_t kp = k1n * 64;
+  out.assign(uint64_t{outer} * 16 * kp, 0);
+  for (uint32_t o = 0; o < outer; ++o)
+    for (uint32_t k1 = 0; k1 < k1n; ++k1) {
+      const uint64_t f = zz ? uint64_t{o} * k1n + k1 : uint64_t{k1} * outer + o;
+      const uint8_t* frac = base + f * 512;
+      const uint32_t kv = K - k1 * 64 < 64 ? K - k1 * 64 : 64;
+      for (uint32_t r = 0; r < 16; ++r) {
+        int16_t* row = out.data() + (uint64_t{o} * 16 + r) * kp + k1 * 64;
+        for (uint32_t c = 0; c < kv; ++c) {
+          const uint32_t nib = (frac[r * 32 + c / 2] >> (4 * (c & 1))) & 0xFu;
+          row[c] = static_cast<int16_t>(nib >= 8 ? static_cast<int>(nib) - 16 : static_cast<int>(nib));
+        }
       }
     }
 }
@@ -264,6 +286,15 @@ void mmad(const isa::Mmad& op, const MemoryView& mem) {
     s.ci.resize(uint64_t{m1n} * n1n * 256);
     gemm_i16(s.a16.data(), s.b16.data(), s.ci.data(), m1n * 16, n1n * 16, k1n * 32);
     store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, !op.starts_from_zero());
+    return;
+  }
+  if (op.dtype == isa::DType::Int4) {  // exact like int8: |products| <= 64, K0 = 64
+    const uint32_t k1n = ceil_div(op.k, 64);
+    unpack_i4(mem.ptr(op.fm), m1n, k1n, op.k, true, s.a16);
+    unpack_i4(mem.ptr(op.filter), n1n, k1n, op.k, false, s.b16);
+    s.ci.resize(uint64_t{m1n} * n1n * 256);
+    gemm_i16(s.a16.data(), s.b16.data(), s.ci.data(), m1n * 16, n1n * 16, k1n * 64);
+    store_c(mem.ptr(op.dst), s.ci.data(), m1n, n1n, op.accumulates());
     return;
   }
   if (op.dtype == isa::DType::Float) {  // products and sums in float32, ascending k (docs/semantics.md §6)

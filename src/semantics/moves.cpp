@@ -58,14 +58,15 @@ void data_copy_l1_to_bt(const isa::DataCopyL1ToBT& op, const MemoryView& mem) {
 
 void data_copy_nd2nz(const isa::DataCopyNd2Nz& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
-  const uint64_t es = isa::size_of(op.dtype);
-  const uint64_t row_bytes = op.dValue * es;
+  // Counts in elements to bytes: int4 moves as bytes, two elements each (check makes its counts even).
+  const auto bytes = [&](uint64_t elements) { return isa::bytes_of(op.dtype, elements); };
+  const uint64_t row_bytes = bytes(op.dValue);
   const uint64_t blocks = isa::ceil_div(row_bytes, 32);
   for (uint32_t d = 0; d < op.ndNum; ++d) {
-    const uint8_t* src_m = mem.ptr(op.src) + d * uint64_t{op.srcNdMatrixStride} * es;
-    uint8_t* dst_m = mem.ptr(op.dst) + d * uint64_t{op.dstNzMatrixStride} * es;
+    const uint8_t* src_m = mem.ptr(op.src) + bytes(d * uint64_t{op.srcNdMatrixStride});
+    uint8_t* dst_m = mem.ptr(op.dst) + bytes(d * uint64_t{op.dstNzMatrixStride});
     for (uint32_t r = 0; r < op.nValue; ++r) {
-      const uint8_t* src_r = src_m + r * uint64_t{op.srcDValue} * es;
+      const uint8_t* src_r = src_m + bytes(r * uint64_t{op.srcDValue});
       uint8_t* dst_r = dst_m + r * uint64_t{op.dstNzNStride} * 32;
       for (uint64_t c = 0; c < blocks; ++c) {
         uint8_t* out = dst_r + c * uint64_t{op.dstNzC0Stride} * 32;
@@ -104,7 +105,7 @@ void load_data(const isa::LoadData& op, const MemoryView& mem) {
 // write in order, so where destinations overlap the later one's fractal stays.
 void load_data_with_transpose(const isa::LoadDataWithTranspose& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
-  const uint32_t es = isa::size_of(op.dtype), fractals = isa::transpose_fractals(op.dtype);
+  const uint32_t es = isa::byte_size(op.dtype), fractals = isa::transpose_fractals(op.dtype);  // never int4
   const uint64_t square = isa::transpose_square_bytes(op.dtype);
   const uint8_t* src = mem.ptr(op.src) + uint64_t{op.startIndex} * square;
   const uint32_t cols = 32 / es;  // elements in a fractal row

@@ -115,7 +115,8 @@ std::vector<uint8_t> load_tensor_file(const GmDecl& decl) {
 
 void write_tensor_file(const std::string& path, const uint8_t* data, uint64_t size, isa::DType dtype,
                        const std::vector<uint64_t>& shape) {
-  const uint32_t es = isa::size_of(dtype);
+  // int4 (two elements a byte) is saved as its bytes.
+  const uint32_t es = dtype == isa::DType::Int4 ? 1 : isa::byte_size(dtype);
   if (is_npy_path(path)) {
     if (size % es != 0)
       throw InputError(SourceLoc{path, 0, 0}, "cannot save " + std::to_string(size) + " bytes as " +
@@ -163,12 +164,16 @@ std::string format_element(isa::DType dtype, const uint8_t* p) {
       return std::to_string(static_cast<int32_t>(f32_bits(p)));
     case isa::DType::Float:
       return float_text(float_of_bits(f32_bits(p)));
+    case isa::DType::Int4:  // one byte: the element of even index (low nibble), then the odd one
+      return std::to_string(static_cast<int8_t>(static_cast<uint8_t>(p[0] << 4)) >> 4) + "," +
+             std::to_string(static_cast<int8_t>(p[0]) >> 4);
   }
   return "?";
 }
 
 std::optional<Mismatch> compare_expect(const ExpectDecl& decl, const uint8_t* actual, uint64_t size) {
-  const uint32_t es = isa::size_of(decl.dtype);
+  // int4 (two elements a byte; the reader refuses it for .expect) is compared by bytes.
+  const uint32_t es = decl.dtype == isa::DType::Int4 ? 1 : isa::byte_size(decl.dtype);
   if (size % es != 0)
     throw InputError(decl.loc, "tensor of " + std::to_string(size) + " bytes is not a whole number of " +
                                    isa::to_string(decl.dtype) + " elements");

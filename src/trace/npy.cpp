@@ -205,6 +205,8 @@ std::string npy_descr(isa::DType dtype) {
       return "<i4";
     case isa::DType::Float:
       return "<f4";
+    case isa::DType::Int4:  // no numpy type: the packed bytes
+      return "|u1";
   }
   return "|u1";
 }

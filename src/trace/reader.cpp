@@ -125,8 +125,12 @@ struct Reader::Impl {
                                        "; expected int8, half, bf16, int32 or float" +
                                        detail::suggestion(kv->value, names));
       d = *parsed;
+      if (d == isa::DType::Int4)
+        ctx.fail(kv->value_column,
+                 "int4 is not a result type (Fixpipe writes int32, float, half, bf16 or "
+                 "int8): compare int4 bytes as dtype=int8");
     }
-    if (t.size % isa::size_of(d) != 0)
+    if (t.size % isa::byte_size(d) != 0)
       ctx.fail(kv ? kv->value_column : tokens[0].column,
                "tensor " + quote(t.name) + " has " + std::to_string(t.size) +
                    " bytes, not a whole number of " + isa::to_string(d) + " elements" +
@@ -161,7 +165,7 @@ struct Reader::Impl {
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
-    const uint64_t es = isa::size_of(dtype);
+    const uint64_t es = isa::byte_size(dtype);  // never int4 (dtype_field)
     if (elements * es != t.size)
       ctx.fail(kv->value_column,
                "shape " + quote(v) + " is " +

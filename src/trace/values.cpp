@@ -32,8 +32,7 @@ const std::vector<std::string>& space_names() {
 
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 
-constexpr isa::DType kDTypes[] = {isa::DType::Int8, isa::DType::Half, isa::DType::BF16, isa::DType::Int32,
-                                  isa::DType::Float};
+constexpr const auto& kDTypes = isa::kAllDTypes;
 
 }  // namespace
 

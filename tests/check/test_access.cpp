@@ -32,17 +32,18 @@ struct Brute {
     }
   }
   void operator()(const isa::DataCopyNd2Nz& o) {
-    const uint64_t es = isa::size_of(o.dtype), row = o.dValue * es;
+    // Element counts in bits, then bytes (int4: half a byte an element, counts even).
+    const uint64_t bits = isa::bits_of(o.dtype), row = o.dValue * bits / 8;
     for (uint64_t d = 0; d < o.ndNum; ++d)
       for (uint64_t r = 0; r < o.nValue; ++r)
         for (uint64_t x = 0; x < isa::ceil_div(row, 32) * 32; ++x) {
           const uint64_t c = x / 32;
           add(Space::L1, 0, true,
-              o.dst.offset + d * o.dstNzMatrixStride * es + r * o.dstNzNStride * 32 +
+              o.dst.offset + d * o.dstNzMatrixStride * bits / 8 + r * o.dstNzNStride * 32 +
                   c * o.dstNzC0Stride * 32 + x % 32);
           if (x < row)
             add(Space::GM, o.src.tensor, false,
-                o.src.offset + d * o.srcNdMatrixStride * es + r * o.srcDValue * es + x);
+                o.src.offset + (d * o.srcNdMatrixStride + r * o.srcDValue) * bits / 8 + x);
         }
   }
   void operator()(const isa::LoadData& o) {
@@ -61,7 +62,7 @@ struct Brute {
   }
   void operator()(const isa::LoadData3DV2& o) {  // the C0 groups of each element read, each element written
     if (!o.l1H || !o.l1W || !o.channelSize || !o.kExtension || !o.mExtension) return;
-    const uint64_t es = isa::size_of(o.dtype);
+    const uint64_t es = isa::byte_size(o.dtype);
     for (const ref3d::Element& e : ref3d::im2col(o)) {
       if (!e.pad) add(Space::L1, 0, false, o.src.offset + static_cast<uint64_t>(e.src) / 32 * 32, 32);
       add(o.dst.space, 0, true, o.dst.offset + e.dst, es);
@@ -70,7 +71,7 @@ struct Brute {
   // Each repeat reads its whole square (1 or 2 fractals, as the dtype) and writes as many whole
   // fractals, the second (dstFracGap + 1) fractals after the first.
   void operator()(const isa::LoadDataWithTranspose& o) {
-    const uint64_t n = isa::size_of(o.dtype) == 2 ? 1 : 2;
+    const uint64_t n = isa::byte_size(o.dtype) == 2 ? 1 : 2;
     for (uint64_t i = 0; i < o.repeatTimes; ++i) {
       add(Space::L1, 0, false, o.src.offset + (o.startIndex + i * o.srcStride) * n * 512, n * 512);
       for (uint64_t f = 0; f < n; ++f)
@@ -97,16 +98,18 @@ struct Brute {
   }
   void operator()(const isa::Mmad& o) {
     if (!o.m || !o.n || !o.k) return;
-    const uint64_t es = isa::size_of(o.dtype), k0 = 32 / es, k1 = isa::ceil_div(o.k, k0);
+    // Element k of a fractal row at bit k * bits (int4: two a byte, the byte read whole).
+    const uint64_t bits = isa::bits_of(o.dtype), es = bits < 8 ? 1 : bits / 8, k0 = 256 / bits,
+                   k1 = isa::ceil_div(o.k, k0);
     const uint64_t n1 = isa::ceil_div(o.n, 16);
     for (uint64_t m = 0; m < o.m; ++m)
       for (uint64_t k = 0; k < o.k; ++k)
         add(Space::L0A, 0, false,
-            o.fm.offset + ((m / 16) * k1 + k / k0) * 512 + (m % 16) * 32 + (k % k0) * es, es);
+            o.fm.offset + ((m / 16) * k1 + k / k0) * 512 + (m % 16) * 32 + (k % k0) * bits / 8, es);
     for (uint64_t k = 0; k < o.k; ++k)
       for (uint64_t n = 0; n < o.n; ++n)
         add(Space::L0B, 0, false,
-            o.filter.offset + ((k / k0) * n1 + n / 16) * 512 + (n % 16) * 32 + (k % k0) * es, es);
+            o.filter.offset + ((k / k0) * n1 + n / 16) * 512 + (n % 16) * 32 + (k % k0) * bits / 8, es);
     c_matrix(o);
   }
   void operator()(const isa::MmadWithSparse& o) {
@@ -228,6 +231,37 @@ TEST_CASE("exact accesses: DataCopyNd2Nz rows, blocks and padded last block", "[
   }
 }
 
+TEST_CASE("exact accesses: int4 DataCopyNd2Nz (even counts, two elements a byte) and int4 Mmad",
+          "[check][access][int4]") {
+  std::mt19937 rng(44);
+  const auto even = [&](uint32_t n) { return static_cast<uint16_t>(2 * (rng() % n)); };
+  for (int i = 0; i < 200; ++i) {
+    isa::DataCopyNd2Nz o;
+    o.dtype = isa::DType::Int4;
+    o.src = at(Space::GM, rng() % 64);
+    o.dst = at(Space::L1, rng() % 4 * 32);
+    o.ndNum = static_cast<uint16_t>(1 + rng() % 3);
+    o.nValue = static_cast<uint16_t>(rng() % 20);
+    o.dValue = static_cast<uint16_t>(2 + even(70));
+    o.srcDValue = static_cast<uint16_t>(o.dValue + even(9));
+    o.srcNdMatrixStride = static_cast<uint16_t>(rng() % 3 * 1000);
+    o.dstNzC0Stride = static_cast<uint16_t>(rng() % 3 ? o.nValue + rng() % 3 : rng() % 5);
+    o.dstNzNStride = static_cast<uint16_t>(rng() % 4 ? 1 : rng() % 3);
+    o.dstNzMatrixStride = static_cast<uint16_t>(rng() % 3 * 4096);
+    compare(o);
+    isa::Mmad m;
+    m.dtype = isa::DType::Int4;
+    m.dst = at(Space::L0C, rng() % 4 * 64);
+    m.fm = at(Space::L0A, rng() % 3 * 512);
+    m.filter = at(Space::L0B, rng() % 3 * 512);
+    m.m = static_cast<uint16_t>(rng() % 50);
+    m.n = static_cast<uint16_t>(rng() % 50);
+    m.k = static_cast<uint16_t>(rng() % 150);  // odd k too: the last byte's low nibble only
+    m.cmatrixInitVal = rng() % 2;
+    compare(m);
+  }
+}
+
 TEST_CASE("exact accesses: LoadData strides, gaps, re-reads and LoadDataWithSparse", "[check][access]") {
   std::mt19937 rng(3);
   for (int i = 0; i < 200; ++i) {
@@ -297,7 +331,7 @@ TEST_CASE("exact accesses: LoadData3DV2 reads the map's C0 groups of the window,
     o.dst = at(kind == 3 ? Space::L0B : Space::L0A, rng() % 3 * 512);
     o.enTranspose = kind == 2;
     o.src = at(Space::L1, rng() % 4 * 32);
-    const uint32_t c0 = 32 / isa::size_of(o.dtype);
+    const uint32_t c0 = 32 / isa::byte_size(o.dtype);
     o.l1H = static_cast<uint16_t>(1 + rng() % 5);
     o.l1W = static_cast<uint16_t>(1 + rng() % 9);
     o.channelSize = static_cast<uint16_t>(c0 * (1 + rng() % 2));

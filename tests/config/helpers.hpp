@@ -69,6 +69,7 @@ cube:
   b16_k_per_cycle: 15
   sparse_k_per_cycle: 63
   float_k_per_cycle: 3
+  int4_k_per_cycle: 61
   head_cycles: 6
   latency_cycles: 7
   fixed_cycles: 1.75

@@ -32,6 +32,7 @@ TEST_CASE("presets hold the published arch-2201 figures", "[config][preset]") {
   CHECK(c.cube.int8_k_per_cycle == 32);
   CHECK(c.cube.b16_k_per_cycle == 16);
   CHECK(c.cube.float_k_per_cycle == 4);
+  CHECK(c.cube.int4_k_per_cycle == 64);  // assumed: twice int8's K (the int4 fractal's K0)
   CHECK(c.cube.sparse_k_per_cycle == 64);
 
   // §9 MTE1.
@@ -216,6 +217,7 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.cube.int8_k_per_cycle == 31);
   CHECK(c.cube.b16_k_per_cycle == 15);
   CHECK(c.cube.float_k_per_cycle == 3);
+  CHECK(c.cube.int4_k_per_cycle == 61);
   CHECK(c.cube.sparse_k_per_cycle == 63);
   CHECK(c.cube.head_cycles == 6);
   CHECK(c.cube.latency_cycles == 7);

@@ -355,3 +355,39 @@ TEST_CASE(
   CHECK(r.err.find(at + ": error: data race (RAW) on BT") != std::string::npos);
   CHECK(r.err.find("fix: SetFlag<MTE1_M>") != std::string::npos);
 }
+
+TEST_CASE("a basic-API int4 x int4 matmul (int4b_t) is clean and bit-exact against a naive product",
+          "[styles][int4]") {
+  TempDir dir;
+  const Result r = run_kernel("int4_mmad", "", {"--out=" + dir.file("out"), "-q"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("int4_mmad: match") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto checks = nlohmann::json::parse(slurp(dir.file("out/int4_mmad/checks.json")));
+  CHECK(checks["reports"].empty());
+  // Two Mmads of 32 x 48 x 128: 2 x 3 fractal pairs x 128 / 64 K a cycle, at 16384 MAC/cycle.
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/int4_mmad/stats.json")));
+  const auto& k = stats["cube"]["kinds"]["int4"];
+  CHECK(k["instructions"] == 2);
+  CHECK(k["dense_equivalent_macs"] == 2 * 32 * 48 * 128);
+  CHECK(k["peak_macs_per_cycle"] == 16384);
+  CHECK(stats["cube"]["kinds"]["int8"]["instructions"] == 0);
+  // Bytes, not elements: B^T is 256 x 48 int4 = 6144 bytes, A 32 x 256 = 4096.
+  CHECK(stats["paths"]["L1->L0B"]["bytes"] == 256 * 48 / 2);
+  CHECK(stats["paths"]["L1->L0A"]["bytes"] == 32 * 256 / 2);
+}
+
+TEST_CASE("int4b_t DataCopy of a count that is not whole 32-byte blocks is an error at its line",
+          "[styles][int4]") {
+  TempDir dir;
+  const Result r = run_kernel("int4_mmad", "odd_count", {"--out=" + dir.file("out"), "-q"});
+  CHECK(r.status == 3);
+  CHECK(r.err.find(
+            "int4_mmad.cpp:" +
+            std::to_string(line_of(std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/int4_mmad.cpp",
+                                   "// mark: odd_count")) +
+            ": error: DataCopy: count 12286 x half a byte (int4b_t) must be a whole number of 32-byte "
+            "blocks") != std::string::npos);
+}

@@ -71,6 +71,7 @@ struct Gen {
     const uint64_t m = pick(1, 128), nn = pick(1, 128), k = sparse ? pick(1, 64) * 4 : pick(1, 256);
     const bool half = !sparse && coin(0.3);
     const bool f32 = !sparse && !half && coin(0.15);
+    const bool i4 = !sparse && !half && !f32 && coin(0.15);
     // M owns the first half of L0C, Fixpipe reads the second (see random_kernel.hpp).
     std::string s = std::string(sparse ? "MmadWithSparse" : "Mmad") + " dst=L0C:0" +
                     " fm=L0A:0 filter=L0B:0 m=" + n(m) + " n=" + n(nn) + " k=" +
@@ -79,6 +80,7 @@ struct Gen {
                              : k);
     if (half) s += " dtype=half";
     if (f32) s += " dtype=float";
+    if (i4) s += " dtype=int4";
     if (coin(0.4)) s += " cmatrixInitVal=0";
     line(s);
   }
@@ -218,6 +220,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("cube.head_cycles", g.one_of<std::string>({"0", "4", "9", "61"})),
       set("cube.fixed_cycles", g.one_of<std::string>({"0", "1.8", "2"})),
       set("cube.float_k_per_cycle", g.one_of<std::string>({"4", "3"})),
+      set("cube.int4_k_per_cycle", g.one_of<std::string>({"64", "61"})),
       set("gm.read.window_bytes", g.one_of<std::string>({"0", "2048", "20000"})),
       set("gm.read.row_cycles", g.one_of<std::string>({"0", "1.7"})),
       set("gm.write.window_bytes", g.one_of<std::string>({"0", "4096"})),

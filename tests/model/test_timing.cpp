@@ -25,7 +25,7 @@ config::Config published() {
   c.mte1.to_l0b = {128, 0, 28};
   c.mte1.to_bt = {128, 0, 28};  // as tests/published.yaml
   c.mte1.sparse = {128, 0, 30};
-  c.cube = {32, 16, 64, 4, 0, 0, 4};
+  c.cube = {32, 16, 64, 4, 0, 0, 4, 64};
   c.fixpipe = {64, 20, 0};
   c.issue.sync_cycles = 1;
   return c;
@@ -142,6 +142,18 @@ TEST_CASE("Cube cycles: dense int8 K/32, half K/16, sparse K/64 per fractal pair
   slower.cube.float_k_per_cycle = 3;
   CHECK(model::cost_of(f32, slower).occupancy == 2 * 22 + 4);
   CHECK(model::cost_of(f32, cfg).dense_macs == 17 * 16 * 65);
+  // int4 x int4: cube.int4_k_per_cycle (64, assumed) K a cycle per fractal pair; K 128 / 129 is
+  // the t-1 / t boundary of a K fractal, and a rate of one less moves it.
+  auto i4 = mm<isa::Mmad>(17, 33, 128);
+  i4.dtype = isa::DType::Int4;
+  CHECK(model::cost_of(i4, cfg).occupancy == 2 * 3 * 2 + 4);
+  i4.k = 129;
+  CHECK(model::cost_of(i4, cfg).occupancy == 2 * 3 * 3 + 4);
+  i4.k = 128;
+  auto slower4 = cfg;
+  slower4.cube.int4_k_per_cycle = 63;
+  CHECK(model::cost_of(i4, slower4).occupancy == 2 * 3 * 3 + 4);
+  CHECK(model::cost_of(i4, cfg).dense_macs == 17 * 33 * 128);
   // Sparse: K the original K, 64 per cycle.
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 64), cfg).occupancy == 1 + 4);
   CHECK(model::cost_of(mm<isa::MmadWithSparse>(16, 16, 68), cfg).occupancy == 2 + 4);

@@ -82,6 +82,61 @@ std::vector<uint8_t> zn(const Mat8& b, uint32_t K, uint32_t N) {
   return out;
 }
 
+Mat8 random_i4(size_t count, std::mt19937& rng) {
+  std::uniform_int_distribution<int> d(-8, 7);
+  Mat8 v(count);
+  for (auto& x : v) x = static_cast<int8_t>(d(rng));
+  return v;
+}
+
+namespace {
+// Sets nibble `c` (element index in its 32-byte row) of `row` to value v.
+void put4(uint8_t* row, uint32_t c, int8_t v) {
+  const uint8_t nib = static_cast<uint8_t>(v) & 0x0F;
+  if (c % 2 == 0)
+    row[c / 2] = static_cast<uint8_t>((row[c / 2] & 0xF0) | nib);
+  else
+    row[c / 2] = static_cast<uint8_t>((row[c / 2] & 0x0F) | (nib << 4));
+}
+}  // namespace
+
+std::vector<uint8_t> zz4(const Mat8& a, uint32_t M, uint32_t K) {
+  std::vector<uint8_t> out;
+  for (uint32_t m1 = 0; m1 * 16 < M; ++m1)
+    for (uint32_t k1 = 0; k1 * 64 < K; ++k1)
+      for (uint32_t r = 0; r < 16; ++r) {
+        uint8_t row[32] = {};
+        for (uint32_t c = 0; c < 64; ++c) {
+          const uint32_t m = m1 * 16 + r, k = k1 * 64 + c;
+          put4(row, c, m < M && k < K ? a[size_t{m} * K + k] : 0);
+        }
+        out.insert(out.end(), row, row + 32);
+      }
+  return out;
+}
+
+std::vector<uint8_t> zn4(const Mat8& b, uint32_t K, uint32_t N) {
+  std::vector<uint8_t> out;
+  for (uint32_t k1 = 0; k1 * 64 < K; ++k1)
+    for (uint32_t n1 = 0; n1 * 16 < N; ++n1)
+      for (uint32_t r = 0; r < 16; ++r) {  // n within the fractal
+        uint8_t row[32] = {};
+        for (uint32_t c = 0; c < 64; ++c) {  // k within the fractal
+          const uint32_t n = n1 * 16 + r, k = k1 * 64 + c;
+          put4(row, c, n < N && k < K ? b[size_t{k} * N + n] : 0);
+        }
+        out.insert(out.end(), row, row + 32);
+      }
+  return out;
+}
+
+std::vector<uint8_t> pack4(const Mat8& v) {
+  std::vector<uint8_t> out((v.size() + 1) / 2, 0);
+  for (size_t i = 0; i < v.size(); ++i)
+    out[i / 2] |= static_cast<uint8_t>((static_cast<uint8_t>(v[i]) & 0x0F) << (i % 2 ? 4 : 0));
+  return out;
+}
+
 int32_t nz_at(const std::vector<uint8_t>& l0c, uint64_t base, uint32_t M, uint32_t m, uint32_t n) {
   const uint32_t m1n = (M + 15) / 16;
   // Walk fractals column block by column block, as docs/semantics.md describes Nz.

@@ -26,6 +26,13 @@ Mat32 matmul(const Mat8& a, const Mat8& b, uint32_t M, uint32_t K, uint32_t N);
 // Packers built fractal by fractal (output sizes padded to whole fractals, padding zero).
 std::vector<uint8_t> zz(const Mat8& a, uint32_t M, uint32_t K);  // L0A layout
 std::vector<uint8_t> zn(const Mat8& b, uint32_t K, uint32_t N);  // L0B layout
+// int4 (values -8..7, one a Mat8 entry): fractals of 16 rows x 64 elements, 32 bytes a row, element
+// 2j of a row in the low nibble of byte j and 2j+1 in the high one (docs/semantics.md, "int4").
+Mat8 random_i4(size_t count, std::mt19937& rng);
+std::vector<uint8_t> zz4(const Mat8& a, uint32_t M, uint32_t K);  // L0A layout
+std::vector<uint8_t> zn4(const Mat8& b, uint32_t K, uint32_t N);  // L0B layout
+// Row-major int4 values packed two a byte (element i in byte i / 2, even i low); size rounded up.
+std::vector<uint8_t> pack4(const Mat8& v);
 // Read C[m][n] (int32) from an Nz L0C image holding an M-row matrix.
 int32_t nz_at(const std::vector<uint8_t>& l0c, uint64_t base, uint32_t M, uint32_t m, uint32_t n);
 

@@ -18,7 +18,7 @@ using isa::Space;
 namespace {
 
 uint32_t es_of(DType t) {
-  return isa::size_of(t);
+  return isa::byte_size(t);
 }
 
 // An element's bits from a seed, distinct for nearby (a, b, c).

@@ -163,10 +163,88 @@ TEST_CASE("Mmad: zero m, n or k is a no-op, unsupported modes fault", "[mmad][er
   CHECK_THROWS_MATCHES(sem::mmad(op, core.view()), Fault,
                        Catch::Message("reads BT bytes [0, 1088) beyond its 1024 bytes"));
   op = mmad_op(16, 16, 32, isa::DType::Int32);
-  CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("dtype must be int8, half, bf16 or float"));
+  CHECK_THROWS_WITH(sem::mmad(op, core.view()),
+                    Catch::Contains("dtype must be int4, int8, half, bf16 or float"));
   op = mmad_op(16, 16, 4096);
   CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("[0, 4095]"));
   op = mmad_op(16, 16, 32);
   op.dst.offset = 32;
   CHECK_THROWS_WITH(sem::mmad(op, core.view()), Catch::Contains("64-byte aligned"));
+}
+
+namespace {
+
+// int4 x int4 -> int32: A and B as values -8..7 (one a Mat8 entry), packed by the test-side
+// int4 packers (two a byte, even element low), checked against the naive int32 product of the
+// unpacked matrices. `pad` fills L0A/L0B first so padding nibbles must not reach C.
+void check_int4(uint32_t M, uint32_t K, uint32_t N, uint32_t seed, bool accumulate = false) {
+  std::mt19937 rng(seed);
+  const auto a = ref::random_i4(size_t{M} * K, rng), b = ref::random_i4(size_t{K} * N, rng);
+  const auto want = ref::matmul(a, b, M, K, N);
+  ref::for_each_kernel([&](const char* kernel) {
+    ref::Core core;
+    std::fill(core.l0a.begin(), core.l0a.end(), 0x9b);  // nibbles -5 and -7
+    std::fill(core.l0b.begin(), core.l0b.end(), 0x7e);  // nibbles -2 and 7
+    const auto ai = ref::zz4(a, M, K), bi = ref::zn4(b, K, N);
+    std::memcpy(core.l0a.data(), ai.data(), ai.size());
+    std::memcpy(core.l0b.data(), bi.data(), bi.size());
+    sem::mmad(mmad_op(M, N, K, isa::DType::Int4), core.view());
+    if (accumulate) {
+      auto acc = mmad_op(M, N, K, isa::DType::Int4);
+      acc.cmatrixInitVal = false;
+      sem::mmad(acc, core.view());
+    }
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        INFO(kernel << " kernel, int4 M=" << M << " K=" << K << " N=" << N << " m=" << m << " n=" << n);
+        REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == (accumulate ? 2 : 1) * want[size_t{m} * N + n]);
+      }
+  });
+}
+
+}  // namespace
+
+TEST_CASE("Mmad int4 matches a naive multiply of the unpacked matrices on whole fractals", "[mmad][int4]") {
+  check_int4(16, 64, 16, 41);
+  check_int4(64, 256, 48, 42);
+}
+TEST_CASE("Mmad int4: partial fractals in M, N and K (odd K: the last byte's low nibble only)",
+          "[mmad][int4]") {
+  check_int4(17, 65, 15, 43);
+  check_int4(1, 1, 1, 44);
+  check_int4(50, 129, 70, 45);
+  check_int4(16, 63, 16, 46);
+}
+TEST_CASE("Mmad int4 accumulates with cmatrixInitVal=0", "[mmad][int4][accumulate]") {
+  check_int4(32, 128, 32, 47, true);
+  check_int4(20, 100, 24, 48, true);
+}
+TEST_CASE("Mmad int4: the extremes -8 and 7 (every product -56, 64 or 49) and full L0A/L0B",
+          "[mmad][int4][max]") {
+  // A 128 x 1024 int4 = 64 KiB, B 1024 x 128 = 64 KiB: the most K one Mmad can take in L0A/L0B.
+  const uint32_t M = 128, K = 1024, N = 128;
+  ref::Mat8 a(size_t{M} * K), b(size_t{K} * N);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = i % 3 == 0 ? 7 : -8;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = i % 5 == 0 ? 7 : -8;
+  const auto want = ref::matmul(a, b, M, K, N);
+  ref::for_each_kernel([&](const char* kernel) {
+    ref::Core core;
+    const auto ai = ref::zz4(a, M, K), bi = ref::zn4(b, K, N);
+    REQUIRE(ai.size() == core.l0a.size());
+    REQUIRE(bi.size() == core.l0b.size());
+    std::memcpy(core.l0a.data(), ai.data(), ai.size());
+    std::memcpy(core.l0b.data(), bi.data(), bi.size());
+    sem::mmad(mmad_op(M, N, K, isa::DType::Int4), core.view());
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        INFO(kernel << " kernel, m=" << m << " n=" << n);
+        REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
+      }
+  });
+}
+TEST_CASE("Mmad int4: the fractal is 16 x 64, so K 1025 reads past a full L0A", "[mmad][int4][error]") {
+  ref::Core core;
+  CHECK_NOTHROW(sem::mmad(mmad_op(128, 16, 1024, isa::DType::Int4), core.view()));
+  CHECK_THROWS_WITH(sem::mmad(mmad_op(128, 16, 1025, isa::DType::Int4), core.view()),
+                    Catch::Contains("reads L0A bytes [0, 69632) beyond its 65536 bytes"));
 }

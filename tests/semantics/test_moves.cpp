@@ -1,5 +1,6 @@
 // Data movement: DataCopy (plain, ND2NZ), LoadData 2D, Fixpipe NZ2ND — each against the
 // formulas of docs/semantics.md §3, §4 and §7 evaluated element by element here.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 
@@ -226,4 +227,146 @@ TEST_CASE("Fixpipe NZ2ND writes a partial last column block (nSize 40, 50, 167, 
         }
     }
   }
+}
+
+TEST_CASE("int4 DataCopyNd2Nz: counts in elements, two a byte; odd counts are refused",
+          "[moves][nd2nz][int4]") {
+  ref::Core core;
+  const uint32_t M = 5, K = 70, ld = 74;  // 70 int4 = 35 bytes: one whole 32-byte block and 3 bytes
+  core.gm.emplace_back(2 * M * ld / 2 + 64);
+  fill_pattern(core.gm[0], 4);
+  std::fill(core.l1.begin(), core.l1.end(), 0xee);
+  isa::DataCopyNd2Nz op;
+  op.dtype = isa::DType::Int4;
+  op.dst = {Space::L1, 0, 0};
+  op.src = {Space::GM, 0, 0};
+  op.ndNum = 2;
+  op.nValue = M;
+  op.dValue = K;
+  op.srcDValue = ld;
+  op.srcNdMatrixStride = M * ld;  // elements: M * ld / 2 bytes
+  op.dstNzC0Stride = 16;
+  op.dstNzNStride = 1;
+  op.dstNzMatrixStride = 2048;  // elements: 1024 bytes
+  sem::data_copy_nd2nz(op, core.view());
+  for (uint32_t d = 0; d < 2; ++d)
+    for (uint32_t r = 0; r < M; ++r)
+      for (uint32_t c = 0; c < 2; ++c)
+        for (uint32_t e = 0; e < 32; ++e) {
+          const uint32_t byte = c * 32 + e;  // bytes of the row: elements 2 * byte, 2 * byte + 1
+          const uint8_t want = byte < K / 2 ? core.gm[0][(d * M * ld + r * ld) / 2 + byte] : 0;
+          REQUIRE(core.l1[d * 1024 + r * 32 + c * 16 * 32 + e] == want);
+        }
+  for (uint16_t isa::DataCopyNd2Nz::*field :
+       {&isa::DataCopyNd2Nz::dValue, &isa::DataCopyNd2Nz::srcDValue, &isa::DataCopyNd2Nz::srcNdMatrixStride,
+        &isa::DataCopyNd2Nz::dstNzMatrixStride}) {
+    auto bad = op;
+    bad.*field = static_cast<uint16_t>(bad.*field + 1);
+    CHECK_THROWS_WITH(sem::data_copy_nd2nz(bad, core.view()), Catch::Contains("must be even for int4"));
+  }
+  op.dtype = isa::DType::Int8;  // the same counts as int8 bytes: odd is fine
+  op.dValue = 35;
+  CHECK_NOTHROW(sem::data_copy_nd2nz(op, core.view()));
+}
+
+TEST_CASE("int4 end to end: ND in GM -> Nd2Nz -> LoadData -> Mmad equals the naive product",
+          "[moves][int4][mmad]") {
+  // A (M x K) and B^T (N x K) row-major int4 in GM, packed two a byte; L1 NZ with 64-element
+  // column blocks (the last one partial, zero-padded); L0A Zz by LoadData per 16-row block,
+  // L0B Zn by one LoadData (B^T's NZ is L0B's Zn).
+  const uint32_t M = 20, K = 130, N = 24, m1n = 2, n1n = 2, k1n = 3;
+  std::mt19937 rng(49);
+  const auto a = ref::random_i4(size_t{M} * K, rng), b = ref::random_i4(size_t{K} * N, rng);
+  ref::Mat8 bt(size_t{N} * K);
+  for (uint32_t k = 0; k < K; ++k)
+    for (uint32_t n = 0; n < N; ++n) bt[size_t{n} * K + k] = b[size_t{k} * N + n];
+  const auto want = ref::matmul(a, b, M, K, N);
+  ref::Core core;
+  std::fill(core.l1.begin(), core.l1.end(), 0x88);  // rows past M / N: -8s that must not reach C
+  core.gm.push_back(ref::pack4(a));
+  core.gm.push_back(ref::pack4(bt));
+  const uint32_t b_l1 = 64 * 1024;
+  for (uint32_t t = 0; t < 2; ++t) {
+    isa::DataCopyNd2Nz nd;
+    nd.dtype = isa::DType::Int4;
+    nd.src = {Space::GM, t, 0};
+    nd.dst = {Space::L1, 0, t ? b_l1 : 0};
+    nd.nValue = static_cast<uint16_t>(t ? N : M);
+    nd.dValue = nd.srcDValue = K;
+    nd.dstNzC0Stride = static_cast<uint16_t>(16 * (t ? n1n : m1n));
+    sem::data_copy_nd2nz(nd, core.view());
+  }
+  for (uint32_t m1 = 0; m1 < m1n; ++m1) {
+    isa::LoadData ld;
+    ld.dtype = isa::DType::Int4;
+    ld.src = {Space::L1, 0, 0};
+    ld.dst = {Space::L0A, 0, m1 * k1n * 512};
+    ld.startIndex = static_cast<uint16_t>(m1);
+    ld.repeatTimes = k1n;
+    ld.srcStride = m1n;
+    sem::load_data(ld, core.view());
+  }
+  isa::LoadData ldb;
+  ldb.dtype = isa::DType::Int4;
+  ldb.src = {Space::L1, 0, b_l1};
+  ldb.dst = {Space::L0B, 0, 0};
+  ldb.repeatTimes = k1n * n1n;
+  ldb.srcStride = 1;
+  sem::load_data(ldb, core.view());
+  // The loads moved exactly the test-side packers' fractals (in K: bytes past K zero).
+  const auto zz = ref::zz4(a, M, K), zn = ref::zn4(b, K, N);
+  for (uint32_t m = 0; m < M; ++m)
+    for (uint32_t k1 = 0; k1 < k1n; ++k1)
+      REQUIRE(std::memcmp(core.l0a.data() + ((m / 16) * k1n + k1) * 512 + (m % 16) * 32,
+                          zz.data() + ((m / 16) * k1n + k1) * 512 + (m % 16) * 32, 32) == 0);
+  for (uint32_t k1 = 0; k1 < k1n; ++k1)
+    for (uint32_t n = 0; n < N; ++n)
+      REQUIRE(std::memcmp(core.l0b.data() + (k1 * n1n + n / 16) * 512 + (n % 16) * 32,
+                          zn.data() + (k1 * n1n + n / 16) * 512 + (n % 16) * 32, 32) == 0);
+  isa::Mmad mm;
+  mm.dtype = isa::DType::Int4;
+  mm.dst = {Space::L0C, 0, 0};
+  mm.fm = {Space::L0A, 0, 0};
+  mm.filter = {Space::L0B, 0, 0};
+  mm.m = M;
+  mm.n = N;
+  mm.k = K;
+  ref::for_each_kernel([&](const char* kernel) {
+    sem::mmad(mm, core.view());
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        INFO(kernel << " kernel, m=" << m << " n=" << n);
+        REQUIRE(ref::nz_at(core.l0c, 0, M, m, n) == want[size_t{m} * N + n]);
+      }
+  });
+}
+
+TEST_CASE("int4 LoadData moves 512-byte fractals; ifTranspose, Load3Dv2 and the transposing load refuse it",
+          "[moves][loaddata][int4]") {
+  ref::Core core;
+  fill_pattern(core.l1, 6);
+  isa::LoadData op;
+  op.dtype = isa::DType::Int4;
+  op.dst = {Space::L0B, 0, 0};
+  op.src = {Space::L1, 0, 512};
+  op.repeatTimes = 2;
+  op.srcStride = 1;
+  sem::load_data(op, core.view());
+  CHECK(std::memcmp(core.l0b.data(), core.l1.data() + 512, 1024) == 0);
+  op.ifTranspose = true;
+  CHECK_THROWS_WITH(sem::load_data(op, core.view()),
+                    Catch::Contains("ifTranspose is only legal for b16 data (half/bf16), not int4"));
+  isa::LoadData3DV2 l3;
+  l3.dtype = isa::DType::Int4;
+  l3.dst = {Space::L0A, 0, 0};
+  l3.src = {Space::L1, 0, 0};
+  CHECK_THROWS_WITH(sem::load_data_3dv2(l3, core.view()),
+                    Catch::Contains("LoadData3DV2 dtype must be int8, half, bf16, int32 or float, not int4"));
+  isa::LoadDataWithTranspose lt;
+  lt.dtype = isa::DType::Int4;
+  lt.dst = {Space::L0A, 0, 0};
+  lt.src = {Space::L1, 0, 0};
+  CHECK_THROWS_WITH(
+      sem::load_data_with_transpose(lt, core.view()),
+      Catch::Contains("LoadDataWithTranspose dtype must be int8, half, bf16, int32 or float, not int4"));
 }

@@ -51,7 +51,7 @@ struct Square {
 };
 
 Square square_of(DType t) {
-  const uint32_t es = isa::size_of(t);
+  const uint32_t es = isa::byte_size(t);
   return Square{es == 1 ? 32u : 16u, es};
 }
 

@@ -32,7 +32,7 @@ inline uint32_t positions(uint32_t in, uint32_t pad_a, uint32_t pad_b, uint32_t 
 // Every element the window writes, in window order (row-major over mExtension x kExtension).
 inline std::vector<Element> im2col(const aicore::isa::LoadData3DV2& o) {
   using aicore::isa::Space;
-  const uint32_t es = aicore::isa::size_of(o.dtype), c0 = 32 / es;
+  const uint32_t es = aicore::isa::byte_size(o.dtype), c0 = 32 / es;
   const uint32_t hk = o.filterH + (o.filterSizeH ? 256 : 0), wk = o.filterW + (o.filterSizeW ? 256 : 0);
   const uint32_t ho = positions(o.l1H, o.padTop, o.padBottom, hk, o.dilationFilterH, o.strideH);
   const uint32_t wo = positions(o.l1W, o.padLeft, o.padRight, wk, o.dilationFilterW, o.strideW);

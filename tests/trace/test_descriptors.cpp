@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "aicore/isa/check.hpp"
 #include "aicore/isa/descriptors.hpp"
 #include "aicore/trace/writer.hpp"
 #include "helpers.hpp"
@@ -253,4 +254,31 @@ TEST_CASE("every field is documented in docs/trace-format.md and listed in the f
       CHECK(dict.find("\"" + std::string(f.name) + "=\"\n") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("int4 in a trace: Mmad, LoadData and DataCopyNd2Nz read and write dtype=int4 (int4b_t too)",
+          "[descriptors][int4]") {
+  const auto all = trace_test::read_all(kDecls +
+                                        "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=64 dtype=int4\n"
+                                        "LoadData dst=L0A:0 src=L1:0 repeatTimes=1 dtype=int4b_t\n"
+                                        "DataCopyNd2Nz dst=L1:0 src=a dtype=int4 nValue=16 dValue=64 "
+                                        "srcDValue=64 dstNzC0Stride=16\n");
+  REQUIRE(all.size() == 5);
+  const auto* mm = std::get_if<isa::Mmad>(&all[2].instr.op);
+  REQUIRE(mm != nullptr);
+  CHECK(mm->dtype == isa::DType::Int4);
+  CHECK(trace::format_instruction(*mm, {"a", "b"}).find(" dtype=int4") != std::string::npos);
+  const auto* ld = std::get_if<isa::LoadData>(&all[3].instr.op);
+  REQUIRE(ld != nullptr);
+  CHECK(ld->dtype == isa::DType::Int4);
+  const auto* nd = std::get_if<isa::DataCopyNd2Nz>(&all[4].instr.op);
+  REQUIRE(nd != nullptr);
+  CHECK(nd->dtype == isa::DType::Int4);
+  // 16 rows of 64 int4 = 32 bytes each.
+  CHECK(isa::bytes_moved(isa::Op(*nd)) == 16 * 32);
+  CHECK(isa::bits_of(isa::DType::Int4) == 4);
+  CHECK(isa::bytes_of(isa::DType::Int4, 129) == 65);
+  CHECK(isa::k0_of(isa::DType::Int4) == 64);
+  CHECK(isa::k0_of(isa::DType::Int8) == 32);
+  CHECK(isa::k0_of(isa::DType::Float) == 8);
 }

@@ -228,12 +228,13 @@ TEST_CASE("events, pipes and dtypes", "[errors][enums]") {
   CHECK_THAT(error_of("PipeBarrier pipe=PIPE_AL"), EndsWith("did you mean 'PIPE_ALL'?"));
 
   const std::string l5 = "Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=1 n=1 k=1 dtype=fp8";
-  CHECK_THAT(error_of(l5), StartsWith(at(3, col(l5, "fp8"))) &&
-                               EndsWith("unknown dtype 'fp8' for dtype; expected int8, half, bf16 or float"));
+  CHECK_THAT(error_of(l5),
+             StartsWith(at(3, col(l5, "fp8"))) &&
+                 EndsWith("unknown dtype 'fp8' for dtype; expected int4, int8, half, bf16 or float"));
   CHECK_THAT(error_of("LoadData dst=L0A:0 src=L1:0 repeatTimes=1 dtype=bf61"),
              EndsWith("did you mean 'bf16'?"));
   CHECK_THAT(error_of("DataCopyNd2Nz dst=L1:0 src=a nValue=1 dValue=1 srcDValue=1 dstNzC0Stride=1 dtype=i8"),
-             EndsWith("expected int8, half, bf16, int32 or float; did you mean 'int8'?"));
+             EndsWith("expected int4, int8, half, bf16, int32 or float; did you mean 'int8'?"));
 }
 
 TEST_CASE("a dtype the instruction does not take is a parse error at the value", "[errors][enums]") {
@@ -242,7 +243,7 @@ TEST_CASE("a dtype the instruction does not take is a parse error at the value",
   };
   const Case cases[] = {
       {"Mmad dst=L0C:0 fm=L0A:0 filter=L0B:0 m=16 n=16 k=32 dtype=int32", "int32",
-       "Mmad dtype must be int8, half, bf16 or float, not 'int32'"},
+       "Mmad dtype must be int4, int8, half, bf16 or float, not 'int32'"},
       {"SetAtomicAdd dtype=int8", "int8", "SetAtomicAdd dtype must be half, int32 or float, not 'int8'"},
       {"Fixpipe dst=c src=L0C:0 dtype=half nSize=16 mSize=16 srcStride=16 dstStride=16", "half",
        "Fixpipe dtype must be int32 or float, not 'half'"},

@@ -71,6 +71,7 @@ struct Cube {
   uint32_t latency_cycles = 0;      // result visible in L0C after the occupancy
   double fixed_cycles = 0;          // per-Mmad cost that back-to-back Mmads cannot hide
   uint32_t float_k_per_cycle = 0;   // K elements per fractal-cycle for float x float (4, assumed)
+  uint32_t int4_k_per_cycle = 0;    // for int4 x int4 (64: the int4 fractal's K)
 };
 
 struct Fixpipe {

@@ -71,14 +71,15 @@ constexpr uint32_t kIndexFractalBytes = 128;  // one 4:2 index fractal
 inline constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
-// K elements per fractal row for a dtype (32 for int8, 16 for b16, 8 for float).
+// K elements per fractal row for a dtype, C0 = 256 bits / bits_of (64 for int4, 32 for int8, 16 for
+// b16, 8 for float).
 uint32_t k0_of(DType t);
 // LoadDataWithTranspose: the bytes of one source square (transpose_fractals fractals), and where
 // fractal `fractal` of repeat `repeat` lands (docs/semantics.md, "LoadDataWithTranspose").
 uint64_t transpose_square_bytes(DType t);
 uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, uint64_t fractal);
 // The byte offset, in its source square, of element (row, col) of destination fractal `fractal`
-// (rows of 32 bytes, col < 32 / size_of(t)).
+// (rows of 32 bytes, col < k0_of(t); int4 is not transposed).
 uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col);
 
 }  // namespace aicore::isa

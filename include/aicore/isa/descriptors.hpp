@@ -65,7 +65,7 @@ struct Descriptor<DataCopyNd2Nz> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination in L1, byte offset", in(kL1)),
       AICORE_REQUIRED(T, src, "source ND matrix in GM, optionally +byte offset", in(kGM)),
-      AICORE_OPTIONAL(T, dtype, "element type (sets the element size)"),
+      AICORE_OPTIONAL(T, dtype, "element type (sets the element size; int4: counts in elements must be even)"),
       AICORE_OPTIONAL(T, ndNum, "number of matrices"),
       AICORE_REQUIRED(T, nValue, "rows per matrix"),
       AICORE_REQUIRED(T, dValue, "elements per row"),
@@ -86,13 +86,13 @@ struct Descriptor<LoadData> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type; matters only for ifTranspose"),
+      AICORE_OPTIONAL(T, dtype, "element type; matters only for ifTranspose (an int4 fractal is 16 x 64)"),
       AICORE_OPTIONAL(T, startIndex, "first source fractal, in 512-byte fractals from src"),
       AICORE_REQUIRED(T, repeatTimes, "fractals to move (0 = nothing)"),
       AICORE_OPTIONAL(T, srcStride, "source fractals between repeats (0 = the same fractal)"),
       AICORE_OPTIONAL(T, dstGap, "destination fractals skipped between repeats"),
       AICORE_OPTIONAL(T, ifTranspose,
-                      "transpose each 16 x 16 fractal; half/bf16 only (int8, float, int32: refused)"),
+                      "transpose each 16 x 16 fractal; half/bf16 only (int4, int8, float, int32: refused)"),
       AICORE_OPTIONAL(T, sid, "stream id; must be 0"),
       AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
 };
@@ -154,7 +154,7 @@ struct Descriptor<Mmad> {
       std::make_tuple(
           AICORE_REQUIRED(
               T, k, "reduction length (columns of A, rows of B); at most 4095"),
-          AICORE_OPTIONAL(T, dtype, "input type: int8 -> int32 cells, half/bf16/float -> float cells",
+          AICORE_OPTIONAL(T, dtype, "input type: int8/int4 -> int32 cells, half/bf16/float -> float cells",
                           dtypes(kMmadTypes))),
       detail::mmad_flags<T>());
 };
@@ -180,7 +180,7 @@ struct Descriptor<Fixpipe> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination tensor in GM, optionally +byte offset", in(kGM)),
       AICORE_REQUIRED(T, src, "C in L0C (Nz), byte offset", in(kL0C)),
-      AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8 Mmad, float from a half/bf16/float one",
+      AICORE_OPTIONAL(T, dtype, "L0C cell type: int32 from an int8/int4 Mmad, float from a half/bf16/float one",
                       dtypes(kCellTypes)),
       AICORE_REQUIRED(T, nSize, "columns to write, 1..4095 (a last block of fewer than 16 columns is written in part)"),
       AICORE_REQUIRED(T, mSize, "rows to write"),
@@ -290,7 +290,8 @@ struct Descriptor<LoadData3DV2> {
       AICORE_REQUIRED(T, dst, "destination in L0A (zZ) or L0B (b16 only, each fractal transposed), byte offset",
                       in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "feature map in L1 (NC1HWC0, C0 = 32 bytes of elements), byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type (C0 = 32 / its size)"),
+      AICORE_OPTIONAL(T, dtype, "element type (C0 = 32 / its size); int4 is not modelled",
+                      dtypes(kByteTypes)),
       AICORE_OPTIONAL(T, padLeft, "padList[0]: columns of padValue left of the map", not_in_params()),
       AICORE_OPTIONAL(T, padRight, "padList[1]: columns of padValue right of the map", not_in_params()),
       AICORE_OPTIONAL(T, padTop, "padList[2]: rows of padValue above the map", not_in_params()),
@@ -327,7 +328,8 @@ struct Descriptor<LoadDataWithTranspose> {
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type: int8 (2 fractals a square), half/bf16 (1), float/int32 (2)"),
+      AICORE_OPTIONAL(T, dtype, "element type: int8 (2 fractals a square), half/bf16 (1), float/int32 (2)",
+                      dtypes(kByteTypes)),
       AICORE_OPTIONAL(T, startIndex, "first source square, in squares (1 or 2 fractals, as dtype) from src"),
       AICORE_REQUIRED(T, repeatTimes, "squares to move (0 = nothing)"),
       AICORE_OPTIONAL(T, srcStride, "source squares from one repeat's square to the next (0 = the same one)"),

@@ -26,9 +26,12 @@ using DTypeMask = uint8_t;
 constexpr DTypeMask bit(DType t) {
   return static_cast<DTypeMask>(1u << static_cast<unsigned>(t));
 }
-constexpr DTypeMask kAnyDType = 0x1F;
+constexpr DTypeMask kAnyDType = 0x3F;
+// The element types of whole bytes (every type but int4).
+constexpr DTypeMask kByteTypes = kAnyDType & ~bit(DType::Int4);
 constexpr DTypeMask kInputTypes = bit(DType::Int8) | bit(DType::Half) | bit(DType::BF16);  // Cube inputs
-constexpr DTypeMask kMmadTypes = kInputTypes | bit(DType::Float);  // dense Mmad inputs (float x float too)
+// Dense Mmad inputs (float x float and int4 x int4 too).
+constexpr DTypeMask kMmadTypes = kInputTypes | bit(DType::Float) | bit(DType::Int4);
 constexpr DTypeMask kCellTypes = bit(DType::Int32) | bit(DType::Float);  // L0C cells
 // What a GM atomic add (SetAtomicAdd) adds: the Fixpipe output types with an add of their own.
 constexpr DTypeMask kAtomicTypes = bit(DType::Float) | bit(DType::Half) | bit(DType::Int32);

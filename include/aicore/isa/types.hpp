@@ -29,10 +29,22 @@ enum class Space : uint8_t { GM, L1, L0A, L0B, L0C, SparseIndex, BiasTable };
 constexpr int kSpaceCount = 7;
 const char* to_string(Space s);
 
-enum class DType : uint8_t { Int8, Half, BF16, Int32, Float };
+// Int4 is a signed 4-bit integer (Ascend C int4b_t), two to a byte: the element of even index in
+// the low nibble (an assumption, docs/semantics.md "int4"). Sizes are therefore counted in bits.
+enum class DType : uint8_t { Int8, Half, BF16, Int32, Float, Int4 };
+// In the order messages and docs list them.
+inline constexpr DType kAllDTypes[] = {DType::Int4, DType::Int8,  DType::Half,
+                                       DType::BF16, DType::Int32, DType::Float};
 const char* to_string(DType t);
-std::optional<DType> dtype_from_string(const std::string& s);  // "int8", "half", "bf16", "int32", "float"
-uint32_t size_of(DType t);
+// "int4", "int8", "half", "bf16", "int32", "float"
+std::optional<DType> dtype_from_string(const std::string& s);
+// Bits of one element: 4, 8, 16 or 32.
+uint32_t bits_of(DType t);
+// Bytes that `elements` elements fill: elements * bits / 8, a last half-filled byte counted whole.
+uint64_t bytes_of(DType t, uint64_t elements);
+// Bytes of one element for the types of whole bytes; 0 for int4 (callers that take int4 use
+// bits_of / bytes_of: an element of int4 has no byte size).
+uint32_t byte_size(DType t);
 
 // Fixpipe's on-the-fly conversion (FixpipeParamsV220::quantPre, Ascend C QuantMode_t), the modes
 // modelled (docs/semantics.md, Fixpipe): a cast, a scalar (de/re)quantisation by deqScalar, or

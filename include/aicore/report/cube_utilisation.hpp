@@ -22,9 +22,9 @@
 
 namespace aicore::report {
 
-enum class CubeKind : uint8_t { Int8, B16, Sparse, Float };
-constexpr int kCubeKinds = 4;
-const char* to_string(CubeKind k);  // "int8", "b16", "sparse", "float"
+enum class CubeKind : uint8_t { Int8, B16, Sparse, Float, Int4 };
+constexpr int kCubeKinds = 5;
+const char* to_string(CubeKind k);  // "int8", "b16", "sparse", "float", "int4"
 // The kind of a Cube instruction; nullopt for every other instruction.
 std::optional<CubeKind> cube_kind(const isa::Op& op);
 // Dense-equivalent MACs per cycle at full rate, from the config's K per cycle.

@@ -19,9 +19,9 @@ bool is_npy_path(const std::string& path);
 // InputError at the .gm directive when the file is missing, malformed, or not decl.size bytes.
 std::vector<uint8_t> load_tensor_file(const GmDecl& decl);
 
-// Writes a tensor: raw bytes, or .npy with `shape` (empty: 1-D, (size / size_of(dtype),)). Creates
-// missing parent directories. InputError when the file cannot be written, or size is not a whole
-// number of elements, or not the elements of `shape`.
+// Writes a tensor: raw bytes, or .npy with `shape` (empty: 1-D, (size / its element bytes,); int4: its
+// bytes). Creates missing parent directories. InputError when the file cannot be written, or size is not a
+// whole number of elements, or not the elements of `shape`.
 void write_tensor_file(const std::string& path, const uint8_t* data, uint64_t size, isa::DType dtype,
                        const std::vector<uint64_t>& shape = {});
 

@@ -38,6 +38,7 @@ constexpr DType dtype_of() {
   if constexpr (std::is_same<T, half>::value) return DType::Half;
   if constexpr (std::is_same<T, bfloat16_t>::value) return DType::BF16;
   if constexpr (std::is_same<T, float>::value) return DType::Float;
+  if constexpr (std::is_same<T, int4b_t>::value) return DType::Int4;
   if constexpr (sizeof(T) == 4) return DType::Int32;
   return DType::Int8;
 }
@@ -67,6 +68,9 @@ constexpr DType mmad_dtype() {
   if constexpr (std::is_same<T, int32_t>::value && std::is_same<U, int8_t>::value &&
                 std::is_same<S, int8_t>::value)
     return DType::Int8;
+  if constexpr (std::is_same<T, int32_t>::value && std::is_same<U, int4b_t>::value &&
+                std::is_same<S, int4b_t>::value)
+    return DType::Int4;
   if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value && std::is_same<S, half>::value)
     return DType::Half;
   if constexpr (std::is_same<T, float>::value && std::is_same<U, bfloat16_t>::value &&
@@ -99,15 +103,20 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   aicore::frontend::issue(op, site, api);
 }
 
-// `count` elements in one block run; the bytes must be whole 32-byte blocks.
+// `count` elements in one block run; the bytes must be whole 32-byte blocks (int4b_t: count / 2
+// bytes, so count a multiple of 64).
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
               CallSite site = CallSite::here()) {
-  const uint64_t bytes = uint64_t{count} * sizeof(T);
-  if (bytes % 32 != 0 || bytes / 32 > 65535)
-    aicore::frontend::fail(site, "DataCopy",
-                           "count " + std::to_string(count) + " x " + std::to_string(sizeof(T)) +
-                               " bytes must be a whole number of 32-byte blocks, at most 65535 of them");
+  constexpr uint32_t bits = aicore_ascendc::element_bits<T>();
+  const uint64_t bits_total = uint64_t{count} * bits;
+  const uint64_t bytes = bits_total / 8;
+  if (bits_total % 256 != 0 || bytes / 32 > 65535)
+    aicore::frontend::fail(
+        site, "DataCopy",
+        "count " + std::to_string(count) + " x " +
+            (bits == 4 ? std::string("half a byte (int4b_t)") : std::to_string(bits / 8) + " bytes") +
+            " must be a whole number of 32-byte blocks, at most 65535 of them");
   DataCopy(dst, src, DataCopyParams(1, static_cast<uint16_t>(bytes / 32), 0, 0), site);
 }
 
@@ -172,14 +181,15 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32
 template <typename T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& params,
               CallSite site = CallSite::here()) {
-  static_assert(
-      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
-      "LoadData: aicore-sim supports int8, uint8, half, bfloat16_t, float, int32 and uint32 tensors");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                "LoadData: aicore-sim supports int4b_t, int8, uint8, half, bfloat16_t, float, int32 and "
+                "uint32 tensors");
   const char* api = "LoadData";
   aicore::isa::LoadData op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
   op.src = detail::operand(src, detail::Space::L1, detail::Space::L1, "src", site, api);
-  op.dtype = sizeof(T) == 1 ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
+  op.dtype =
+      sizeof(T) == 1 && !std::is_same<T, int4b_t>::value ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
@@ -196,6 +206,8 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                 "SetFmatrix / SetLoadDataPaddingValue is not supported yet by aicore-sim");
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "LoadData (Load3Dv2) takes 1-, 2- or 4-byte elements");
+  static_assert(!std::is_same<T, int4b_t>::value,
+                "LoadData (Load3Dv2) of int4b_t is not supported yet by aicore-sim");
   const char* api = "LoadData (Load3Dv2)";
   aicore::isa::LoadData3DV2 op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -222,6 +234,8 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   static_assert(
       sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
       "LoadDataWithTranspose takes int8_t/uint8_t, half/bfloat16_t or float/int32_t/uint32_t tensors");
+  static_assert(!std::is_same<T, int4b_t>::value,
+                "LoadDataWithTranspose of int4b_t is not supported yet by aicore-sim");
   const char* api = "LoadDataWithTranspose";
   aicore::isa::LoadDataWithTranspose op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -253,10 +267,10 @@ template <typename T, typename U, typename S>
 void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
           const MmadParams& params, CallSite site = CallSite::here()) {
   constexpr aicore::isa::DType dtype = detail::mmad_dtype<T, U, S>();
-  static_assert(
-      dtype != aicore::isa::DType::Int32,
-      "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (float, half, half), (float, bfloat16_t, "
-      "bfloat16_t) and (float, float, float) as (dst, fm, filter); int4 is not supported yet");
+  static_assert(dtype != aicore::isa::DType::Int32,
+                "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (int32_t, int4b_t, int4b_t), (float, "
+                "half, half), "
+                "(float, bfloat16_t, bfloat16_t) and (float, float, float) as (dst, fm, filter)");
   const char* api = "Mmad";
   aicore::isa::Mmad op;
   op.dst = detail::operand(dst, detail::Space::L0C, detail::Space::L0C, "dst", site, api);

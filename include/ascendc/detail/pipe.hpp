@@ -137,7 +137,7 @@ class TBuf {
  public:
   template <typename T>
   LocalTensor<T> Get(CallSite site = CallSite::here()) const {
-    return Get<T>(slot(site)->len / static_cast<uint32_t>(sizeof(T)), site);
+    return Get<T>(slot(site)->len * 8 / aicore_ascendc::element_bits<T>(), site);
   }
   template <typename T>
   LocalTensor<T> Get(uint32_t len, CallSite site = CallSite::here()) const {
@@ -147,7 +147,7 @@ class TBuf {
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, CallSite site = CallSite::here()) const {
     const aicore::frontend::BufferSlot* s = slot(site);
-    const uint64_t bytes = uint64_t{size} * sizeof(T);
+    const uint64_t bytes = aicore_ascendc::element_bytes<T>(size);
     if (bufOffset + bytes > s->len)
       aicore::frontend::fail(site, "TBuf::Get",
                              "bytes " + std::to_string(bufOffset) + ".." + std::to_string(bufOffset + bytes) +

@@ -103,3 +103,29 @@ using bfloat16_t = aicore_ascendc::Float16<aicore_ascendc::Bf16Tag>;
 static_assert(sizeof(half) == 2 && std::is_trivially_copyable<half>::value, "half must be two plain bytes");
 static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable<bfloat16_t>::value,
               "bfloat16_t must be two plain bytes");
+
+// int4b_t: a signed 4-bit integer (-8..7). A tensor of int4b_t holds two elements a byte, the
+// element of even index in the low nibble (an assumption: docs/semantics.md, "int4"); its sizes
+// and offsets count elements, its bytes are half as many (int4_bits / element_bytes below). One
+// int4b_t object is one byte holding a value in its low nibble; the tensors never store objects
+// (GetValue / SetValue of int4b_t do not compile).
+struct int4b_t {
+  uint8_t storage = 0;  // the low nibble
+  int4b_t() = default;
+  constexpr explicit int4b_t(int v) : storage(static_cast<uint8_t>(v & 0xF)) {}
+  constexpr explicit operator int() const { return storage >= 8 ? int{storage} - 16 : int{storage}; }
+};
+static_assert(std::is_trivially_copyable<int4b_t>::value, "int4b_t must be plain bytes");
+
+namespace aicore_ascendc {
+// Bits of one tensor element: 4 for int4b_t, else 8 * sizeof(T).
+template <class T>
+constexpr uint32_t element_bits() {
+  return std::is_same<T, int4b_t>::value ? 4u : static_cast<uint32_t>(8 * sizeof(T));
+}
+// Bytes of `n` elements of T (int4b_t: n / 2; an odd n is the caller's error to report).
+template <class T>
+constexpr uint64_t element_bytes(uint64_t n) {
+  return n * element_bits<T>() / 8;
+}
+}  // namespace aicore_ascendc

@@ -2,6 +2,8 @@
 // inside that position's buffer and a length, plus the queue buffer it came from (if any); the
 // APIs dispatch on its position at run time, as Ascend C does. In this host build GetPhyAddr()
 // returns a host pointer into the current block's simulated buffer (as CANN's CPU-debug mode does).
+// Sizes and offsets count elements; an int4b_t tensor's bytes are half its elements (operator[]
+// adds offset / 2 bytes, as Ascend C does).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -10,6 +12,7 @@
 #include "aicore/frontend/pipe_core.hpp"
 #include "aicore/frontend/runtime.hpp"
 #include "ascendc/detail/enums.hpp"
+#include "ascendc/detail/soft_float.hpp"
 
 namespace AscendC {
 
@@ -25,26 +28,40 @@ class GlobalTensor {
   }
   void SetGlobalBuffer(__gm__ T* buffer) { addr_ = buffer; }
   __gm__ T* GetPhyAddr() const { return addr_; }
-  __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return at(offset); }
   uint64_t GetSize() const { return size_; }
   GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor t;
-    t.addr_ = addr_ + offset;
+    t.addr_ = at(offset);
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }
   // Scalar access (PIPE_S on the device): reads and writes the host GM directly; not an
   // instruction of the simulated program.
-  T GetValue(uint64_t offset) const { return addr_[offset]; }
-  void SetValue(uint64_t offset, const T& value) const { addr_[offset] = value; }
+  T GetValue(uint64_t offset) const {
+    static_assert(
+        !std::is_same<T, int4b_t>::value,
+        "GlobalTensor<int4b_t>::GetValue is not supported by aicore-sim (two elements share a byte)");
+    return addr_[offset];
+  }
+  void SetValue(uint64_t offset, const T& value) const {
+    static_assert(
+        !std::is_same<T, int4b_t>::value,
+        "GlobalTensor<int4b_t>::SetValue is not supported by aicore-sim (two elements share a byte)");
+    addr_[offset] = value;
+  }
   template <typename U>
   GlobalTensor<U> ReinterpretCast() const {
     GlobalTensor<U> t;
-    t.SetGlobalBuffer(reinterpret_cast<U*>(addr_), size_ * sizeof(T) / sizeof(U));
+    t.SetGlobalBuffer(reinterpret_cast<U*>(addr_),
+                      size_ * aicore_ascendc::element_bits<T>() / aicore_ascendc::element_bits<U>());
     return t;
   }
 
  private:
+  T* at(uint64_t offset) const {  // element `offset` (int4b_t: byte offset / 2)
+    return reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(addr_) + aicore_ascendc::element_bytes<T>(offset));
+  }
   T* addr_ = nullptr;
   uint64_t size_ = 0;
 };
@@ -56,17 +73,17 @@ class LocalTensor {
   // The static-tensor style: a tile of `tileSize` elements at byte `addr` of `pos`'s buffer
   // (32-byte aligned and inside the buffer).
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, CallSite site = CallSite::here())
-      : pos_(pos), addr_(addr), bytes_(tileSize * static_cast<uint32_t>(sizeof(T))) {
+      : pos_(pos), addr_(addr), bytes_(bytes(tileSize)) {
     check_static(site);
   }
 
   TPosition GetPosition() const { return pos_; }
-  uint32_t GetSize() const { return bytes_ / static_cast<uint32_t>(sizeof(T)); }
-  void SetSize(uint32_t size) { bytes_ = size * static_cast<uint32_t>(sizeof(T)); }
+  uint32_t GetSize() const { return bytes_ * 8 / aicore_ascendc::element_bits<T>(); }
+  void SetSize(uint32_t size) { bytes_ = bytes(size); }
   uint32_t GetLength() const { return bytes_; }
-  LocalTensor operator[](uint32_t offset) const {
+  LocalTensor operator[](uint32_t offset) const {  // int4b_t: offset / 2 bytes
     LocalTensor t = *this;
-    const uint32_t shift = offset * static_cast<uint32_t>(sizeof(T));
+    const uint32_t shift = bytes(offset);
     t.addr_ += shift;
     t.bytes_ = bytes_ > shift ? bytes_ - shift : 0;
     return t;
@@ -81,14 +98,23 @@ class LocalTensor {
     return reinterpret_cast<T*>(bytes_at(0, 0, site, "LocalTensor::GetPhyAddr"));
   }
   T GetValue(uint32_t index, CallSite site = CallSite::here()) const {
+    static_assert(
+        !std::is_same<T, int4b_t>::value,
+        "LocalTensor<int4b_t>::GetValue is not supported by aicore-sim (two elements share a byte)");
     T v;
     std::memcpy(&v, element(index, site, "LocalTensor::GetValue"), sizeof(T));
     return v;
   }
   void SetValue(uint32_t index, const T& value, CallSite site = CallSite::here()) const {
+    static_assert(
+        !std::is_same<T, int4b_t>::value,
+        "LocalTensor<int4b_t>::SetValue is not supported by aicore-sim (two elements share a byte)");
     std::memcpy(element(index, site, "LocalTensor::SetValue"), &value, sizeof(T));
   }
   T& operator()(uint32_t index, CallSite site = CallSite::here()) const {
+    static_assert(
+        !std::is_same<T, int4b_t>::value,
+        "LocalTensor<int4b_t>::operator() is not supported by aicore-sim (two elements share a byte)");
     return *reinterpret_cast<T*>(element(index, site, "LocalTensor::operator()"));
   }
 
@@ -109,6 +135,9 @@ class LocalTensor {
   }
 
  private:
+  static uint32_t bytes(uint32_t elements) {
+    return static_cast<uint32_t>(aicore_ascendc::element_bytes<T>(elements));
+  }
   uint8_t* bytes_at(uint64_t offset, uint64_t n, CallSite site, const char* api) const {
     return aicore::frontend::local_bytes(aicore::frontend::space_of(pos_, site, api), addr_ + offset, n, site,
                                          api);
@@ -184,7 +213,7 @@ class LocalMemAllocator {
     static_assert(GetPhyType(pos) == hard,
                   "LocalMemAllocator::Alloc: the position is not in this hardware buffer");
     const LocalTensor<T> t(pos, cur_, tileSize, site);
-    cur_ += tileSize * static_cast<uint32_t>(sizeof(T));
+    cur_ += static_cast<uint32_t>(aicore_ascendc::element_bytes<T>(tileSize));
     return t;
   }
   template <typename T>
