@@ -8,7 +8,7 @@
 // Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate][-orderm][-bias|-biash]
 //        [BASEM BASEN BASEK]
 // (-bias: SetBias(true) on the host and SetBias of a float bias, C = bias + A x B; -biash: a half
-// bias, float C and NORM only)
+// bias, float C and NORM only; -bias-off: SetBias, then DisableBias: C = A x B)
 // (B given K x N, or transposed: N x K; the last three: SetFixSplit). The data are multiples of
 // 1/8 in [-1, 1]: every fp32 sum is exact, so the golden is exact.
 #include <algorithm>
@@ -30,8 +30,9 @@ using namespace matmul;
 namespace {
 
 bool g_btrans = false;
-bool g_iterate = false;  // Iterate / GetTensorC instead of IterateAll
-bool g_bias = false;     // SetBias
+bool g_iterate = false;   // Iterate / GetTensorC instead of IterateAll
+bool g_bias = false;      // SetBias
+bool g_bias_off = false;  // and DisableBias after it: C = A x B with an isBias tiling
 
 template <class CT, const MatmulConfig& CFG, class BT = float>
 void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm, GM_ADDR bias) {
@@ -68,6 +69,7 @@ void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm, GM_ADDR bias
     GlobalTensor<BT> biasGlobal;
     biasGlobal.SetGlobalBuffer(reinterpret_cast<__gm__ BT*>(bias), uint64_t(tiling.N));
     mm.SetBias(biasGlobal[uint64_t(nIdx) * tiling.singleCoreN]);
+    if (g_bias_off) mm.DisableBias();
   }
   mm.SetTail(tailM, tailN);
   if (g_iterate) {
@@ -156,6 +158,7 @@ int32_t main(int32_t argc, char* argv[]) {
   const bool order_m = mode.find("-orderm") != std::string::npos;
   const bool bias_half = mode.find("-biash") != std::string::npos;
   g_bias = mode.find("-bias") != std::string::npos;
+  g_bias_off = mode.find("-bias-off") != std::string::npos;
   g_btrans = std::string(argv[6]) == "nt";
   const size_t c_size = ctype == "float" ? 4 : 2;
 
@@ -231,7 +234,7 @@ int32_t main(int32_t argc, char* argv[]) {
   std::string failure;
   for (int m = 0; m < M && failure.empty(); ++m)
     for (int n = 0; n < N && failure.empty(); ++n) {
-      double want = g_bias ? bias_of(n) : 0;
+      double want = g_bias && !g_bias_off ? bias_of(n) : 0;
       for (int k = 0; k < K; ++k) want += a_of(m, k) * b_of(k, n);
       bool same;
       std::string got;
