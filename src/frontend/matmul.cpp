@@ -262,11 +262,12 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
         site, api,
         "the part's N = " + num(cols) + " is wider than C's N = " + num(org_n) + " (SetOrgShape / tiling.N)");
   // The schedule's buffers are laid out for arch 2201's sizes (gen/gemm.hpp).
-  const std::pair<isa::Space, uint64_t> needs[] = {{isa::Space::L1, gen::kL1Bytes},
-                                                   {isa::Space::BiasTable, gen::kBiasTableBytes},
-                                                   {isa::Space::L0A, gen::kL0ABytes},
-                                                   {isa::Space::L0B, gen::kL0BBytes},
-                                                   {isa::Space::L0C, gen::kL0CBytes}};
+  const std::pair<isa::Space, uint64_t> needs[] = {
+      {isa::Space::L1, gen::kL1Bytes},
+      {isa::Space::BiasTable, has_bias_ ? gen::kBiasTableBytes : 0},
+      {isa::Space::L0A, gen::kL0ABytes},
+      {isa::Space::L0B, gen::kL0BBytes},
+      {isa::Space::L0C, gen::kL0CBytes}};
   for (const auto& [space, bytes] : needs)
     if (space_bytes(space) < bytes)
       fail(site, api,
@@ -285,6 +286,13 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
                " in InitBuffer'd queues or TBufs; aicore-sim's Matmul object uses all of L1, L0A, L0B and "
                "L0C (keep TPipe buffers out of them in a kernel that uses it)");
 
+  // With a bias it owns the bias table too.
+  if (has_bias_ && pipe->pool_used(AscendC::Hardware::BIAS))
+    fail(site, api,
+         "the TPipe has " + std::to_string(pipe->pool_used(AscendC::Hardware::BIAS)) +
+             " bytes of the bias table in InitBuffer'd queues (TQue<C2>); a Matmul object with a bias "
+             "(SetBias) "
+             "uses all of it");
   gen::MatmulShape shape;
   // The whole matrices' shape, as `gen` is given it (the L1 layout follows it), and this call's part
   // at their origin.
