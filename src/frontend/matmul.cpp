@@ -42,7 +42,7 @@ bool is_m_mte1(const isa::EventPair& e) {
 // first SetFlag (the pre-set, before any wait of it) and last WaitFlag (the drain, after every set).
 void adopt_pipe_flags(std::vector<gen::Emitted>& prog) {
   std::vector<size_t> drop;
-  for (int id = 0; id < 8; ++id) {
+  for (int id = 0; id < 3; ++id) {  // the TPipe's ids (the bias table's M_MTE1 3 is the schedule's own)
     size_t first_set = prog.size(), first_wait = prog.size(), last_wait = prog.size(), last_set = prog.size();
     for (size_t i = 0; i < prog.size(); ++i) {
       if (const auto* s = std::get_if<isa::SetFlag>(&prog[i].op); s && is_m_mte1(s->event) && s->id == id) {
@@ -70,8 +70,8 @@ void adopt_pipe_flags(std::vector<gen::Emitted>& prog) {
   }
 }
 
-isa::Addr remap(const isa::Addr& a, const isa::Addr tensors[3]) {
-  if (a.space != isa::Space::GM || a.tensor > 2) return a;
+isa::Addr remap(const isa::Addr& a, const isa::Addr tensors[4]) {
+  if (a.space != isa::Space::GM || a.tensor > 3) return a;
   const isa::Addr& t = tensors[a.tensor];
   return isa::Addr{isa::Space::GM, t.tensor, t.offset + a.offset};
 }
@@ -121,9 +121,23 @@ void MatmulCore::set_b(const void* gm, bool transpose, CallSite site) {
   has_b_ = true;
 }
 
-void MatmulCore::set_bias(CallSite site) {
-  fail(site, "Matmul::SetBias",
-       "a bias is not supported yet by aicore-sim's Matmul (its schedule, gen's, has none)");
+void MatmulCore::set_bias(const void* gm, CallSite site) {
+  const char* api = "Matmul::SetBias";
+  need_object(site, api);
+  if (kind_.bias != isa::DType::Float && kind_.bias != isa::DType::Half)
+    fail(site, api,
+         std::string("a bias of ") + isa::to_string(kind_.bias) +
+             " (BIAS_TYPE) is not supported: the bias table takes float, or half converted on the way");
+  if (has_tiling_ && !tiling_.isBias)
+    fail(site, api,
+         "the tiling has isBias = 0: a kernel that calls SetBias needs a tiling made with SetBias(true)");
+  bias_ = gm_address(gm, site, api);
+  has_bias_ = true;
+}
+
+void MatmulCore::clear_bias(CallSite site, const char* api) {
+  need_object(site, api);
+  has_bias_ = false;
 }
 
 void MatmulCore::unsupported(const char* api, const std::string& what, CallSite site) {
@@ -190,8 +204,10 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
   if (!pipe || pipe != pipe_ || pipe->destroyed())
     fail(site, api, "the TPipe the Matmul object was registered with is gone or destroyed");
   const AscendC::tiling::TCubeTiling& t = tiling_;
-  if (t.isBias)
-    fail(site, api, "the tiling has isBias = 1: a bias is not supported yet by aicore-sim's Matmul");
+  if (has_bias_ && !t.isBias)
+    fail(site, api,
+         "a bias was set (SetBias) but the tiling has isBias = 0: a kernel that calls SetBias needs a tiling "
+         "made with SetBias(true)");
   if (t.stepM != 1 || t.stepN != 1)
     fail(site, api,
          "stepM = " + num(t.stepM) + ", stepN = " + num(t.stepN) +
@@ -246,10 +262,12 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
         site, api,
         "the part's N = " + num(cols) + " is wider than C's N = " + num(org_n) + " (SetOrgShape / tiling.N)");
   // The schedule's buffers are laid out for arch 2201's sizes (gen/gemm.hpp).
-  const std::pair<isa::Space, uint64_t> needs[] = {{isa::Space::L1, gen::kL1Bytes},
-                                                   {isa::Space::L0A, gen::kL0ABytes},
-                                                   {isa::Space::L0B, gen::kL0BBytes},
-                                                   {isa::Space::L0C, gen::kL0CBytes}};
+  const std::pair<isa::Space, uint64_t> needs[] = {
+      {isa::Space::L1, gen::kL1Bytes},
+      {isa::Space::BiasTable, has_bias_ ? gen::kBiasTableBytes : 0},
+      {isa::Space::L0A, gen::kL0ABytes},
+      {isa::Space::L0B, gen::kL0BBytes},
+      {isa::Space::L0C, gen::kL0CBytes}};
   for (const auto& [space, bytes] : needs)
     if (space_bytes(space) < bytes)
       fail(site, api,
@@ -268,6 +286,13 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
                " in InitBuffer'd queues or TBufs; aicore-sim's Matmul object uses all of L1, L0A, L0B and "
                "L0C (keep TPipe buffers out of them in a kernel that uses it)");
 
+  // With a bias it owns the bias table too.
+  if (has_bias_ && pipe->pool_used(AscendC::Hardware::BIAS))
+    fail(site, api,
+         "the TPipe has " + std::to_string(pipe->pool_used(AscendC::Hardware::BIAS)) +
+             " bytes of the bias table in InitBuffer'd queues (TQue<C2>); a Matmul object with a bias "
+             "(SetBias) "
+             "uses all of it");
   gen::MatmulShape shape;
   // The whole matrices' shape, as `gen` is given it (the L1 layout follows it), and this call's part
   // at their origin.
@@ -290,6 +315,10 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
   o.depth_b1 = static_cast<uint32_t>(std::max(t.depthB1, 0));
   o.load3d_a = true;
   o.order_m = order == 0;
+  // Only a bias set by SetBias is added: with isBias = 1 and none (never set, or DisableBias /
+  // ClearBias), C = A x B by the schedule without a bias (gen without --bias).
+  o.bias = has_bias_;
+  o.bias_dtype = kind_.bias;
   if (o.depth_a1 == 0 || o.depth_b1 == 0)
     fail(site, api,
          "depthA1 and depthB1 must be positive (got " + num(t.depthA1) + ", " + num(t.depthB1) + ")");
@@ -316,12 +345,13 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
                " is held by the kernel (a queue's EnQue/FreeTensor or AllocEventID) and the Matmul's "
                "schedule uses it: DeQue/AllocTensor or ReleaseEventID it before IterateAll");
   }
-  // A and B now; C (tensor 2) when it is known (IterateAll, GetTensorC).
-  const isa::Addr tensors[3] = {a_, b_, isa::Addr{isa::Space::GM, 2, 0}};
+  // A, B and the bias now; C (tensor 2) when it is known (IterateAll, GetTensorC).
+  const isa::Addr tensors[4] = {a_, b_, isa::Addr{isa::Space::GM, 2, 0}, bias_};
   std::vector<isa::Op> ops;
   ops.reserve(prog.size());
   for (gen::Emitted& e : prog) {
     if (auto* cp = std::get_if<isa::DataCopyNd2Nz>(&e.op)) cp->src = remap(cp->src, tensors);
+    if (auto* cp = std::get_if<isa::DataCopy>(&e.op)) cp->src = remap(cp->src, tensors);
     ops.push_back(std::move(e.op));
   }
   return ops;
@@ -331,7 +361,7 @@ void MatmulCore::issue_range(size_t from, size_t to, const isa::Addr* c, CallSit
   for (size_t i = from; i < to; ++i) {
     isa::Op op = prog_[i];
     if (auto* fx = std::get_if<isa::Fixpipe>(&op)) {
-      const isa::Addr tensors[3] = {a_, b_, *c};
+      const isa::Addr tensors[4] = {a_, b_, *c, bias_};
       fx->dst = remap(fx->dst, tensors);
     }
     issue(op, site, api, kLib);

@@ -173,7 +173,13 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
   if (c_.pos != TPosition::GM || c_.format != CubeFormat::ND ||
       (c_.type != DataType::DT_FLOAT && c_.type != DataType::DT_FLOAT16 && c_.type != DataType::DT_BF16))
     return refuse("C must be in GM, CubeFormat::ND, DT_FLOAT, DT_FLOAT16 or DT_BF16");
-  if (is_bias_) return refuse("a bias (SetBias(true)) is not supported yet by aicore-sim's Matmul");
+  // A bias (SetBias(true)): a GM vector of float, or half (converted into the bias table); without
+  // SetBiasType, float is assumed (only its L1 region, the same 1 KiB for both, depends on it here).
+  if (is_bias_ && bias_.set &&
+      (bias_.pos != TPosition::GM || bias_.format != CubeFormat::ND ||
+       (bias_.type != DataType::DT_FLOAT && bias_.type != DataType::DT_FLOAT16)))
+    return refuse("the bias must be in GM, CubeFormat::ND, DT_FLOAT or DT_FLOAT16 (SetBiasType)");
+  const uint64_t bias_l1 = is_bias_ ? aicore::gen::kBiasTableBytes : 0;
   if (m_ <= 0 || n_ <= 0 || k_ <= 0)
     return refuse("SetShape(M, N, K) must come first, with positive sizes (got " + s(m_) + ", " + s(n_) +
                   ", " + s(k_) + ")");
@@ -263,10 +269,17 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
         *why = "base " + name + ": the C block needs " + s(c) + " bytes of L0C, " + s(l0c) + " available";
       return false;
     }
-    if ((a + bb) * 2 > l1) {
+    if (is_bias_ && static_cast<uint64_t>(b.n) * 4 > aicore::gen::kBiasTableBytes) {
+      if (why)
+        *why = "base " + name + ": with a bias, baseN float cells need " + s(b.n * 4) +
+               " bytes of the bias table, which holds " + s(aicore::gen::kBiasTableBytes) + " (baseN <= 256)";
+      return false;
+    }
+    if ((a + bb) * 2 + bias_l1 > l1) {
       if (why)
         *why = "base " + name + ": two A and B tiles (depthA1 = depthB1 = 2) need " + s((a + bb) * 2) +
-               " bytes of L1, " + s(l1) + " available";
+               " bytes of L1" + (is_bias_ ? " and the bias " + s(bias_l1) : std::string()) + ", " + s(l1) +
+               " available";
       return false;
     }
     return true;
@@ -314,6 +327,9 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
     o.base_k = static_cast<uint32_t>(base.k);
     o.l0_buffers = static_cast<uint32_t>(db_l0);
     o.depth_a1 = o.depth_b1 = 2;
+    o.bias = is_bias_;
+    o.bias_dtype = bias_.set && bias_.type == DataType::DT_FLOAT16 ? aicore::isa::DType::Half
+                                                                   : aicore::isa::DType::Float;
     aicore::gen::make_matmul_plan(shape, o);
   } catch (const aicore::InputError& e) {
     return refuse(e.message());
@@ -334,9 +350,9 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
   out.depthA1 = out.depthB1 = 2;
   out.stepM = out.stepN = 1;
   out.stepKa = out.stepKb = 1;
-  out.isBias = 0;
+  out.isBias = is_bias_ ? 1 : 0;
   out.iterateOrder = traverse_ == MatrixTraverse::FIRSTM ? 0 : 1;  // ORDER_M : ORDER_N
-  out.shareL1Size = static_cast<int32_t>((a_tile + b_tile) * 2);
+  out.shareL1Size = static_cast<int32_t>((a_tile + b_tile) * 2 + bias_l1);
   out.shareL0CSize = static_cast<int32_t>(base.m * base.n * 4 * db_l0c);
   out.batchM = out.batchN = out.singleBatchM = out.singleBatchN = 1;
   out.dbL0A = out.dbL0B = db_l0;

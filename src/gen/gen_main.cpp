@@ -69,6 +69,8 @@ std::string gen_usage(const std::string& program) {
          "                      one LoadData3DV2 (Load3Dv2) per K step (load3d)\n"
          "  --iterate-order n|m C's base blocks along N first (n, default: ORDER_N) or along M first (m:\n"
          "                      ORDER_M)\n"
+         "  --bias float|half   C = bias + A x B: a GM tensor bias of N elements (bias.bin), each block's\n"
+         "                      copied GM -> L1 -> bias table before its first Mmad (base n <= 256)\n"
          "  --b-layout nd|nt    B as K x N row-major (nd) or N x K row-major, B transposed (nt, default)\n"
          "  --base MxNxK        base block base_m x base_n x base_k (default 128x256x64)\n"
          "  --l1-buffers 1|2    L1 slots (default 2); --l0-buffers 1|2: L0A/L0B slots (default 2)\n"

@@ -90,12 +90,31 @@ MatmulData matmul_data(const MatmulPlan& p, uint64_t seed, bool exact) {
   d.b.resize(uint64_t{s.K} * s.N);
   for (auto& x : d.a) x = draw();
   for (auto& x : d.b) x = draw();
+  // The bias (drawn after A and B, which stay those of the same case without one): float, or
+  // half as the GM tensor holds it; its value added to every row's sum.
+  std::vector<double> bias(s.N, 0.0);
+  if (p.opt.bias) {
+    const bool bias_half = p.opt.bias_dtype == isa::DType::Half;
+    d.bias.resize(uint64_t{s.N} * (bias_half ? 2 : 4));
+    for (uint64_t n = 0; n < s.N; ++n) {
+      float v = exact ? static_cast<float>(static_cast<int>(rng.below(17)) - 8) / 8.0f
+                      : static_cast<float>(static_cast<double>(rng.next() >> 11) * 0x1.0p-52 - 1.0);
+      if (bias_half) {
+        const uint16_t h = float_to_half(v);
+        std::memcpy(&d.bias[n * 2], &h, 2);
+        v = half_to_float(h);
+      } else {
+        std::memcpy(&d.bias[n * 4], &v, 4);
+      }
+      bias[n] = v;
+    }
+  }
   d.golden.assign(uint64_t{s.M} * s.N, 0.0f);
   std::vector<double> bcol(s.K);
   for (uint64_t n = 0; n < s.N; ++n) {
     for (uint64_t k = 0; k < s.K; ++k) bcol[k] = value(d.b[b_index(s, k, n)]);
     for (uint64_t m = 0; m < s.M; ++m) {
-      double acc = 0;
+      double acc = bias[n];
       for (uint64_t k = 0; k < s.K; ++k) acc += value(d.a[m * s.K + k]) * bcol[k];
       d.golden[m * s.N + n] = static_cast<float>(acc);
     }
@@ -113,6 +132,17 @@ std::vector<float> matmul_tolerance(const MatmulPlan& p, const MatmulData& d) {
   for (uint64_t m = 0; m < s.M; ++m)
     for (uint64_t n = 0; n < s.N; ++n) {
       double sum = 0;
+      if (p.opt.bias) {
+        float b;
+        if (p.opt.bias_dtype == isa::DType::Half) {
+          uint16_t h;
+          std::memcpy(&h, &d.bias[n * 2], 2);
+          b = half_to_float(h);
+        } else {
+          std::memcpy(&b, &d.bias[n * 4], 4);
+        }
+        sum += std::fabs(static_cast<double>(b));
+      }
       for (uint64_t k = 0; k < s.K; ++k) sum += value(d.a[m * s.K + k]) * value(d.b[b_index(s, k, n)]);
       double t = 1e-5 * sum + 1e-6;
       // C in half/bf16: the fp32 result and the golden may round to neighbouring values.

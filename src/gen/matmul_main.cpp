@@ -120,18 +120,29 @@ MatmulPlan plan_of(const Args& args) {
         "not '" +
         order + "'");
   o.order_m = order == "m";
+  if (args.has("bias")) {
+    const std::string bias = args.str("bias");
+    if (bias != "float" && bias != "fp32" && bias != "half" && bias != "fp16")
+      args.fail(
+          "--bias must be float or half (the bias tensor's type; half is converted on the way into the "
+          "bias table), not '" +
+          bias + "'");
+    o.bias = true;
+    o.bias_dtype = bias == "half" || bias == "fp16" ? isa::DType::Half : isa::DType::Float;
+  }
   if (o.blocks && !args.flag("timing-only"))
     args.fail("--blocks N writes a partial kernel, which has no golden: give it with --timing-only");
   return make_matmul_plan(s, o);
 }
 
 int run(const std::vector<std::string>& argv, std::ostream& out, const std::string& program) {
-  const Args args("gen", argv,
-                  {"m",        "k",          "n",          "dtype",        "c-dtype", "unit-flag", "b-layout",
-                   "base",     "l1-buffers", "l0-buffers", "blocks",       "values",  "seed",      "out",
-                   "name",     "cores",      "split",      "template",     "step-ka", "step-kb",   "depth-a1",
-                   "depth-b1", "l2-rounds",  "a-load",     "iterate-order"},
-                  {"timing-only", "help"});
+  const Args args(
+      "gen", argv,
+      {"m",        "k",          "n",          "dtype",         "c-dtype", "unit-flag", "b-layout",
+       "base",     "l1-buffers", "l0-buffers", "blocks",        "values",  "seed",      "out",
+       "name",     "cores",      "split",      "template",      "step-ka", "step-kb",   "depth-a1",
+       "depth-b1", "l2-rounds",  "a-load",     "iterate-order", "bias"},
+      {"timing-only", "help"});
   if (args.flag("help")) {
     out << gen_usage(program);
     return 0;
@@ -191,6 +202,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, const std::stri
     const MatmulData d = matmul_data(plan, args.uint("seed", 1, 0, UINT64_MAX), exact);
     put("a.bin", d.a.data(), d.a.size() * 2);
     put("b.bin", d.b.data(), d.b.size() * 2);
+    if (plan.opt.bias) put("bias.bin", d.bias.data(), d.bias.size());
     const std::vector<uint8_t> golden = matmul_golden_bytes(plan, d);
     put("c_golden.bin", golden.data(), golden.size());
     if (!exact) {
@@ -213,10 +225,17 @@ std::string render_matmul_trace(const MatmulPlan& p, const std::vector<Emitted>&
   for (const auto& h : header) t += "# " + h + "\n";
   t += std::string("# A: M x K row-major; B: ") +
        (p.shape.b_layout == BLayout::NT ? "N x K row-major (B transposed)" : "K x N row-major") +
-       "; C: M x N " + isa::to_string(p.shape.c_dtype) + " row-major.\n";
+       "; C: M x N " + isa::to_string(p.shape.c_dtype) + " row-major" +
+       (p.opt.bias ? std::string("; bias: N ") + isa::to_string(p.opt.bias_dtype) + ", C = bias + A x B"
+                   : "") +
+       ".\n";
   t += trace::format_gm(names[0], matmul_bytes_a(p), data ? "a.bin" : "") + "\n";
   t += trace::format_gm(names[1], matmul_bytes_b(p), data ? "b.bin" : "") + "\n";
   t += trace::format_gm(names[2], matmul_bytes_c(p)) + "\n";
+  if (p.opt.bias)
+    t +=
+        trace::format_gm(names.size() > 3 ? names[3] : "bias", matmul_bytes_bias(p), data ? "bias.bin" : "") +
+        "\n";
   const std::string c_type = isa::to_string(p.shape.c_dtype);
   if (data && exact)
     t += trace::format_expect(names[2], "c_golden.bin", c_type, {p.shape.M, p.shape.N}) + "\n";

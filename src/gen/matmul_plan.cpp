@@ -38,6 +38,22 @@ void check_shape(const MatmulShape& s) {
     bad("N is limited to 65535 with --b-layout nd (DataCopyNd2Nz srcDValue is 16 bits)");
 }
 
+// L1 left for the A and B rings: all of it, less the bias region with a bias.
+uint64_t l1_rings(const MatmulOptions& o) {
+  return kL1Bytes - (o.bias ? kBiasTableBytes : 0);
+}
+
+void check_bias(const MatmulShape& s, const MatmulOptions& o) {
+  if (!o.bias) return;
+  if (o.bias_dtype != isa::DType::Float && o.bias_dtype != isa::DType::Half)
+    bad("--bias must be float or half");
+  const uint64_t bn = std::min(o.base_n, s.N);
+  if (bn * 4 > kBiasTableBytes)
+    bad("base n " + std::to_string(bn) + " with a bias: the block's " + std::to_string(bn) +
+        " float bias cells need " + std::to_string(bn * 4) + " bytes of the bias table, which holds " +
+        std::to_string(kBiasTableBytes) + " (base n <= " + std::to_string(kBiasTableBytes / 4) + ")");
+}
+
 void check_base(const MatmulShape& s, const MatmulOptions& o) {
   const auto m16 = [](const char* what, uint32_t v) {
     if (v == 0 || v % 16 || v > 4080)
@@ -62,9 +78,9 @@ void check_base(const MatmulShape& s, const MatmulOptions& o) {
   if (c > kL0CBytes)
     bad("base " + base + ": the C block needs " + kib(c) + " of L0C, " + kib(kL0CBytes) + " available");
   if (o.step_ka == 1 && o.step_kb == 1 && o.depth_a1 == 0 && o.depth_b1 == 0 &&
-      (a + b) * o.l1_buffers > kL1Bytes)
+      (a + b) * o.l1_buffers > l1_rings(o))
     bad("base " + base + ": the A and B tiles need " + kib(a + b) + " of L1 per buffer, " +
-        kib(kL1Bytes / o.l1_buffers) + " available");
+        kib(l1_rings(o) / o.l1_buffers) + " available" + (o.bias ? " (1 KiB of L1 holds the bias)" : ""));
 }
 
 // The L1 rings of the big packets (matmul.hpp MatmulPlan): slots per ring, shared or not, and
@@ -87,19 +103,24 @@ void set_rings(MatmulPlan& p) {
   const uint64_t a = bm * std::min<uint64_t>(uint64_t{o.step_ka} * o.base_k, s.K) * 2;
   const uint64_t b = bn * std::min<uint64_t>(uint64_t{o.step_kb} * o.base_k, s.K) * 2;
   const uint64_t need = p.shared_ring ? (a + b) * p.packets_a : a * p.packets_a + b * p.packets_b;
-  if (need > kL1Bytes)
-    bad("L1 holds " + kib(kL1Bytes) + ": " + std::to_string(p.packets_a) + " A packet(s) of " + kib(a) +
-        " (base " + std::to_string(o.base_m) + " x " + std::to_string(o.step_ka) + " x " +
-        std::to_string(o.base_k) + ") and " + std::to_string(p.packets_b) + " B packet(s) of " + kib(b) +
-        " need " + kib(need) + "; lower --depth-a1/--depth-b1 or --step-ka/--step-kb");
-  if (!p.shared_ring && p.packets_a + p.packets_b > 6)
+  const uint64_t l1 = l1_rings(o);
+  if (need > l1)
+    bad("L1 holds " + kib(l1) + (o.bias ? " besides the bias" : "") + ": " + std::to_string(p.packets_a) +
+        " A packet(s) of " + kib(a) + " (base " + std::to_string(o.base_m) + " x " +
+        std::to_string(o.step_ka) + " x " + std::to_string(o.base_k) + ") and " +
+        std::to_string(p.packets_b) + " B packet(s) of " + kib(b) + " need " + kib(need) +
+        "; lower --depth-a1/--depth-b1 or --step-ka/--step-kb");
+  // A bias takes the MTE1_MTE2 id after the rings'.
+  const uint32_t free_ids = o.bias ? 5 : 6;
+  if (!p.shared_ring && p.packets_a + p.packets_b > free_ids)
     bad("--depth-a1 / --step-ka and --depth-b1 / --step-kb make " + std::to_string(p.packets_a) + " + " +
-        std::to_string(p.packets_b) + " L1 packets, each with its own flag id: at most 6 ids (0-5) are free");
+        std::to_string(p.packets_b) + " L1 packets, each with its own flag id: at most " +
+        std::to_string(free_ids) + " ids (0-5" + (o.bias ? ", less the bias's" : "") + ") are free");
   if (p.shared_ring && o.step_ka == 1) {  // the NORM kernel's layout: two halves of L1
-    p.l1_slot = kL1Bytes / 2;
+    p.l1_slot = l1 / 2;
     p.l1_b = a;
   } else if (p.shared_ring) {
-    p.l1_slot = kL1Bytes / p.packets_a;
+    p.l1_slot = o.bias ? l1 / p.packets_a / 512 * 512 : l1 / p.packets_a;  // (slots 512-aligned)
     p.l1_b = a;
   } else {
     p.l1_slot = a;
@@ -207,6 +228,7 @@ std::string MatmulPlan::describe() const {
     s += ", L2 round " + std::to_string(round + 1) + " of " + std::to_string(opt.l2_rounds);
   if (opt.load3d_a) s += ", A by Load3Dv2";
   if (opt.order_m) s += ", blocks along M first";
+  if (opt.bias) s += std::string(", ") + isa::to_string(opt.bias_dtype) + " bias";
   if (cores > 1)
     s += "; core " + std::to_string(core) + " of " + std::to_string(cores) + ": C rows " +
          std::to_string(m_begin) + "+" + std::to_string(m_end - m_begin) + ", cols " +
@@ -218,6 +240,7 @@ std::string MatmulPlan::describe() const {
 MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt) {
   check_shape(shape);
   check_base(shape, opt);
+  check_bias(shape, opt);
   if (opt.l2_rounds < 1) bad("--l2-rounds must be at least 1");
   MatmulPlan p;
   p.shape = shape;
@@ -227,6 +250,7 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt) 
   p.k_steps = static_cast<uint32_t>(ceil_div(shape.K, opt.base_k));
   set_window(p);
   set_rings(p);
+  if (opt.bias) p.l1_bias = kL1Bytes - kBiasTableBytes;
   p.l0a_slot = kL0ABytes / 2;
   p.l0b_slot = kL0BBytes / 2;
   p.l0c_slot = kL0CBytes / 2;
@@ -238,6 +262,9 @@ uint64_t matmul_bytes_a(const MatmulPlan& p) {
 }
 uint64_t matmul_bytes_b(const MatmulPlan& p) {
   return uint64_t{p.shape.K} * p.shape.N * 2;
+}
+uint64_t matmul_bytes_bias(const MatmulPlan& p) {
+  return p.opt.bias ? uint64_t{p.shape.N} * isa::size_of(p.opt.bias_dtype) : 0;
 }
 uint64_t matmul_bytes_c(const MatmulPlan& p) {
   return uint64_t{p.shape.M} * p.shape.N * isa::byte_size(p.shape.c_dtype);

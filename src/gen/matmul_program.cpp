@@ -24,7 +24,11 @@ uint16_t u16(uint64_t v) {
   return static_cast<uint16_t>(v);  // ranges proven by make_matmul_plan
 }
 
-constexpr uint32_t kA = 0, kB = 1, kC = 2;  // GM tensor ids, in declaration order
+constexpr uint32_t kA = 0, kB = 1, kC = 2, kBias = 3;  // GM tensor ids, in declaration order
+// The bias's flags (opt.bias): "L1 bias region free" (MTE1_MTE2, the first id after the rings',
+// l1_ids(), at most 5) and "bias table free" (M_MTE1 3, past the TPipe's 0-2), each set and waited
+// only where nothing else orders the two (add_bias_flags).
+constexpr uint8_t kBiasTableFree = 3;
 
 // One base block of A or B in its L1 packet.
 struct Packet {
@@ -62,6 +66,7 @@ class Builder {
     for (uint64_t id = 0; id < p0_.opt.l0_buffers; ++id) wait(Pipe::M, Pipe::MTE1, id);
     if (!p0_.opt.unit_flag)
       for (uint64_t id = 0; id < p0_.l0c_buffers; ++id) wait(Pipe::FIX, Pipe::M, id);
+    if (p0_.opt.bias) add_bias_flags();
     return std::move(out_);
   }
 
@@ -135,6 +140,121 @@ class Builder {
       any = true;
       release_at_[at].push_back(r.id);
     }
+  }
+
+  // A flag's set and the wait that consumes it (the k-th set of an id meets its k-th wait).
+  struct Pair {
+    size_t set, wait;
+    isa::EventPair ev;
+  };
+  std::vector<Pair> pairs() const {
+    std::vector<Pair> v;
+    const auto key = [](const isa::EventPair& e, uint8_t id) {
+      return (static_cast<size_t>(e.src) * 8 + static_cast<size_t>(e.dst)) * 8 + id;
+    };
+    std::vector<std::vector<size_t>> sets(512);
+    std::vector<size_t> head(512, 0);
+    for (size_t i = 0; i < out_.size(); ++i) {
+      if (const auto* st = std::get_if<isa::SetFlag>(&out_[i].op)) sets[key(st->event, st->id)].push_back(i);
+      if (const auto* w = std::get_if<isa::WaitFlag>(&out_[i].op)) {
+        const size_t k = key(w->event, w->id);
+        if (head[k] < sets[k].size()) v.push_back({sets[k][head[k]++], i, w->event});
+      }
+    }
+    return v;
+  }
+  // Whether a flag already orders op i (on e.src) before op j (on e.dst): one set after i and waited
+  // before j (a chain through a third pipe ends in such a pair here: only MTE1 sets MTE1_MTE2, and
+  // M_MTE1 is the only way into MTE1 from M).
+  static bool flag_orders(const std::vector<Pair>& v, isa::EventPair e, size_t i, size_t j) {
+    for (const Pair& q : v)
+      if (q.ev == e && q.set > i && q.wait < j) return true;
+    return false;
+  }
+  // The bias's two hazards between a block and the next: the next block's GM -> L1 bias copy (MTE2)
+  // overwrites the L1 bytes this block's L1 -> BT copy (MTE1) reads, and the next block's L1 -> BT
+  // copy overwrites the table this block's first Mmad (M) reads. Each gets its own flag only where
+  // the schedule's flags leave it unordered, and a schedule flag the new one makes redundant (it
+  // orders nothing the new one does not) is dropped: the race checker reports neither a race nor an
+  // unneeded synchronisation.
+  void add_bias_flags() {
+    struct Insert {
+      size_t at;
+      isa::Op op;
+    };
+    std::vector<Insert> ins;
+    const std::vector<Pair> base = pairs();
+    const isa::EventPair l1_free{Pipe::MTE1, Pipe::MTE2}, bt_free{Pipe::M, Pipe::MTE1};
+    const uint8_t kBiasL1Free = static_cast<uint8_t>(l1_ids());
+    for (size_t b = 0; b + 1 < bias_.size(); ++b) {
+      const BiasOps &x = bias_[b], &y = bias_[b + 1];
+      if (!flag_orders(base, l1_free, x.to_bt, y.copy)) {
+        ins.push_back({x.to_bt + 1, isa::SetFlag{l1_free, kBiasL1Free}});
+        ins.push_back({y.copy, isa::WaitFlag{l1_free, kBiasL1Free}});
+      }
+      if (!flag_orders(base, bt_free, x.mmad, y.to_bt)) {
+        ins.push_back({x.mmad + 1, isa::SetFlag{bt_free, kBiasTableFree}});
+        ins.push_back({y.to_bt, isa::WaitFlag{bt_free, kBiasTableFree}});
+      }
+    }
+    std::stable_sort(ins.begin(), ins.end(), [](const Insert& p, const Insert& q) { return p.at < q.at; });
+    std::vector<Emitted> prog;
+    prog.reserve(out_.size() + ins.size());
+    size_t k = 0;
+    for (size_t i = 0; i <= out_.size(); ++i) {
+      for (; k < ins.size() && ins[k].at == i; ++k) {
+        prog.push_back({std::move(ins[k].op), {}});
+        if (i < out_.size() && !out_[i].comment.empty()) {  // the step's note stays first
+          prog.back().comment = std::move(out_[i].comment);
+          out_[i].comment.clear();
+        }
+      }
+      if (i < out_.size()) prog.push_back(std::move(out_[i]));
+    }
+    out_ = std::move(prog);
+    // Drop the schedule's flags the bias flags make redundant: one that releases no more of its
+    // source pipe's work (no op of it between the two sets) to no earlier point of its destination
+    // (no op of it between the two waits) than a bias flag on the same pipes. Never a pre-set or a
+    // drain: those order no work.
+    std::vector<std::vector<size_t>> at(isa::kPipeCount);  // each pipe's ops (not flags), in order
+    for (size_t i = 0; i < out_.size(); ++i)
+      if (!std::holds_alternative<isa::SetFlag>(out_[i].op) &&
+          !std::holds_alternative<isa::WaitFlag>(out_[i].op))
+        at[static_cast<size_t>(isa::pipe_of(out_[i].op))].push_back(i);
+    // How many of pipe p's ops come before position x.
+    const auto before = [&](Pipe p, size_t x) {
+      const auto& v = at[static_cast<size_t>(p)];
+      return static_cast<size_t>(std::lower_bound(v.begin(), v.end(), x) - v.begin());
+    };
+    const std::vector<Pair> all = pairs();
+    const auto is_bias = [&](const Pair& q) {
+      const auto& st = std::get<isa::SetFlag>(out_[q.set].op);
+      return (q.ev == l1_free && st.id == kBiasL1Free) || (q.ev == bt_free && st.id == kBiasTableFree);
+    };
+    std::vector<Pair> mine;
+    for (const Pair& q : all)
+      if (is_bias(q)) mine.push_back(q);
+    std::vector<bool> drop(out_.size(), false);
+    for (const Pair& q : all) {
+      const size_t released = before(q.ev.src, q.set), waited = before(q.ev.dst, q.wait);
+      if (is_bias(q) || released == 0 || waited == at[static_cast<size_t>(q.ev.dst)].size()) continue;
+      for (const Pair& r : mine)
+        if (r.ev == q.ev && before(r.ev.src, r.set) >= released && before(r.ev.dst, r.wait) <= waited) {
+          drop[q.set] = drop[q.wait] = true;
+          break;
+        }
+    }
+    std::vector<Emitted> kept;
+    kept.reserve(out_.size());
+    for (size_t i = 0; i < out_.size(); ++i) {
+      if (!drop[i]) {
+        kept.push_back(std::move(out_[i]));
+        continue;
+      }
+      if (!out_[i].comment.empty() && i + 1 < out_.size() && out_[i + 1].comment.empty())
+        out_[i + 1].comment = std::move(out_[i].comment);
+    }
+    out_ = std::move(kept);
   }
 
   uint64_t l1_ids() const { return p0_.shared_ring ? p0_.packets_a : p0_.packets_a + p0_.packets_b; }
@@ -220,6 +340,17 @@ class Builder {
       else
         op(nd2nz(l1_b(st), kB, (uint64_t{st.b.k0} * s_.N + st.n0) * 2, st.b.kr, st.nr, s_.N));
     }
+    // The block's bias, GM -> the L1 bias region, carried by the step's "filled" flag (a block's
+    // first K step always copies A and B: packets start at K 0).
+    if (p0_.opt.bias && st.first_k) {
+      const uint64_t e = isa::size_of(p0_.opt.bias_dtype);
+      isa::DataCopy c;
+      c.dst = on(Space::L1, p0_.l1_bias);
+      c.src = gm(kBias, st.n0 * e);
+      c.blockLen = u16(st.nr * e / 32);
+      bias_.push_back({out_.size(), 0, 0});
+      op(c);
+    }
     if (st.a.first || st.b.first) set(Pipe::MTE2, Pipe::MTE1, filled_id(st));
   }
 
@@ -300,6 +431,17 @@ class Builder {
       for (uint64_t k = 0; k < k1; ++k)
         op(load_data(Space::L0B, l0b + k * n1 * 512, l1b, k, n1, st.b.kr / 16, 0, true));
     }
+    // The block's bias, L1 -> the bias table (as floats), after the step's loads: ordered before
+    // the Mmad by the step's MTE1_M flag.
+    if (p0_.opt.bias && st.first_k) {
+      isa::DataCopyL1ToBT c;
+      c.dst = on(Space::BiasTable, 0);
+      c.src = on(Space::L1, p0_.l1_bias);
+      c.blockLen = u16(st.nr * 4 / isa::kBiasBlockBytes);
+      c.convControl = p0_.opt.bias_dtype == isa::DType::Half;
+      bias_.back().to_bt = out_.size();
+      op(c);
+    }
     for (const uint64_t id : release_at_[t]) set(Pipe::MTE1, Pipe::MTE2, id);
     set(Pipe::MTE1, Pipe::M, st.l0);
   }
@@ -320,6 +462,12 @@ class Builder {
     mm.n = u16(st.nr);
     mm.k = u16(st.kr);
     mm.cmatrixInitVal = st.first_k;
+    if (p0_.opt.bias && st.first_k) {  // C = bias + A x B: from the table, L0C not read
+      mm.cmatrixInitVal = false;
+      mm.cmatrixSource = true;
+      mm.biasAddr = 0;
+      bias_.back().mmad = out_.size();
+    }
     // unitFlag 2 on the accumulating steps, 3 on the last: it hands the block to Fixpipe.
     if (uf) mm.unitFlag = st.last_k ? isa::kUnitFlagFlip : isa::kUnitFlagKeep;
     op(isa::Mmad{mm, s_.dtype});
@@ -354,6 +502,10 @@ class Builder {
   std::vector<Release> presets_;
   std::vector<std::vector<uint64_t>> release_at_;  // the L1 releases set after each step's loads
   std::vector<Emitted> out_;
+  struct BiasOps {
+    size_t copy, to_bt, mmad;  // each block's bias copy, L1 -> BT copy and first Mmad in out_
+  };
+  std::vector<BiasOps> bias_;
   uint64_t free_set_ = 0;  // the MTE1_MTE2 ids set and not yet waited (the drain waits these)
   std::string note_;
 };

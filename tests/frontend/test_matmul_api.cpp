@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -85,13 +86,17 @@ TEST_CASE("Matmul API: IterateAll is bit-exact on 1, 2 and 24 blocks with uneven
       "144 48 208 24 bf16 nd norm",   // more blocks than 16-row parts allow: fewer cores used
       "528 64 560 4 half nd norm",    // 5 x 1 base blocks per core, the last 16 rows
       // The Iterate / GetTensorC loop instead of IterateAll.
-      "272 160 288 1 half nt norm-iterate",
-      "160 64 96 2 half nt mdl-iterate",
-      "528 64 560 4 float nd mdl-iterate",
-      "400 64 432 24 float nd norm-iterate",
+      "272 160 288 1 half nt norm-iterate", "160 64 96 2 half nt mdl-iterate",
+      "528 64 560 4 float nd mdl-iterate", "400 64 432 24 float nd norm-iterate",
       // C's base blocks along M first (SetTraverse(FIRSTM): iterateOrder ORDER_M).
-      "272 160 288 1 half nt norm-orderm",
-      "528 64 560 4 float nd mdl-iterate-orderm",
+      "272 160 288 1 half nt norm-orderm", "528 64 560 4 float nd mdl-iterate-orderm",
+      // SetBias (C = bias + A x B): one block of one K step, several blocks and K steps, NORM and
+      // MDL, IterateAll and the loop, 2 and 24 cores, a half bias.
+      "64 64 80 1 float nd norm-bias", "272 160 288 1 half nt norm-bias", "272 160 288 1 float nd mdl-bias",
+      "528 64 560 4 float nd mdl-iterate-bias", "160 64 96 2 half nt norm-iterate-bias",
+      "400 64 432 24 float nd norm-bias", "272 160 288 1 float nt norm-biash",
+      "272 64 288 1 float nt norm-orderm-bias",
+      "272 160 288 1 half nt norm-bias-off",  // SetBias, then DisableBias: no bias added
   };
   for (const std::string& c : cases) {
     TempDir dir;
@@ -99,6 +104,14 @@ TEST_CASE("Matmul API: IterateAll is bit-exact on 1, 2 and 24 blocks with uneven
     INFO(c << "\n" << r.out << r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("matmul_api: ok") != std::string::npos);
+    // The bias's flags leave the race checker nothing to say: no race, no unneeded flag.
+    if (c.find("-bias") != std::string::npos)
+      for (const auto& launch : std::filesystem::directory_iterator(dir.file("out"))) {
+        const auto checks = nlohmann::json::parse(slurp(launch.path().string() + "/checks.json"));
+        INFO(launch.path().string());
+        CHECK(checks["errors"] == 0);
+        CHECK(checks["warnings"] == 0);
+      }
   }
 }
 
@@ -184,7 +197,11 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
                                    {272, 160, 288, 1, "half", "nt", "norm-iterate"},
                                    {528, 64, 560, 4, "float", "nd", "mdl-iterate"},
                                    {272, 160, 288, 1, "half", "nt", "norm-orderm"},
-                                   {528, 64, 560, 4, "float", "nd", "mdl-iterate-orderm"}};
+                                   {528, 64, 560, 4, "float", "nd", "mdl-iterate-orderm"},
+                                   {272, 160, 288, 1, "half", "nt", "norm-bias"},
+                                   {528, 64, 560, 4, "float", "nd", "mdl-iterate-bias"},
+                                   {400, 64, 432, 24, "float", "nd", "norm-bias"},
+                                   {272, 160, 288, 1, "float", "nt", "norm-biash"}};
   for (const Case& c : cases) {
     TempDir dir;
     const std::string args = std::to_string(c.m) + " " + std::to_string(c.k) + " " + std::to_string(c.n) +
@@ -194,23 +211,27 @@ TEST_CASE("Matmul API: the recorded stream is gen's at the same knobs, the TPipe
     REQUIRE(r.status == 0);
     const bool mdl = c.tmpl.rfind("mdl", 0) == 0, loop = c.tmpl.find("-iterate") != std::string::npos;
     const bool order_m = c.tmpl.find("-orderm") != std::string::npos;
+    const bool bias = c.tmpl.find("-bias") != std::string::npos,
+               bias_half = c.tmpl.find("-biash") != std::string::npos;
     const auto t = tiling_of(r.out);
     const int used = t.at("usedCoreNum");
     const int split_m = (c.m + t.at("singleCoreM") - 1) / t.at("singleCoreM");
-    const std::string gen = "gen --dtype half --c-dtype " + c.c + " --b-layout " + c.b + " --m " +
-                            std::to_string(c.m) + " --k " + std::to_string(c.k) + " --n " +
-                            std::to_string(c.n) + " --cores " + std::to_string(used) + " --split " +
-                            std::to_string(split_m) + "x" + std::to_string(used / split_m) + " --base " +
-                            std::to_string(t.at("baseM")) + "x" + std::to_string(t.at("baseN")) + "x" +
-                            std::to_string(t.at("baseK")) + " --template " + (mdl ? "mdl" : "norm") +
-                            " --a-load load3d --depth-a1 2 --depth-b1 2 --step-ka 1 --step-kb 1" +
-                            " --l0-buffers " + std::to_string(t.at("dbL0A")) + " --iterate-order " +
-                            (order_m ? "m" : "n") + " --timing-only --out " + dir.file("gen");
+    const std::string gen =
+        "gen --dtype half --c-dtype " + c.c + " --b-layout " + c.b + " --m " + std::to_string(c.m) + " --k " +
+        std::to_string(c.k) + " --n " + std::to_string(c.n) + " --cores " + std::to_string(used) +
+        " --split " + std::to_string(split_m) + "x" + std::to_string(used / split_m) + " --base " +
+        std::to_string(t.at("baseM")) + "x" + std::to_string(t.at("baseN")) + "x" +
+        std::to_string(t.at("baseK")) + " --template " + (mdl ? "mdl" : "norm") +
+        " --a-load load3d --depth-a1 2 --depth-b1 2 --step-ka 1 --step-kb 1" + " --l0-buffers " +
+        std::to_string(t.at("dbL0A")) + " --iterate-order " + (order_m ? "m" : "n") +
+        (bias ? (bias_half ? " --bias half" : " --bias float") : "") + " --timing-only --out " +
+        dir.file("gen");
     const Result g = run_sim(gen);
     INFO(gen << "\n" << g.out << g.err);
     REQUIRE(g.status == 0);
-    const std::string kernel =
-        c.c == "float" ? (mdl ? "mm_float_mdl" : "mm_float") : (mdl ? "mm_half_mdl" : "mm_half");
+    const std::string kernel = bias_half        ? "mm_float_hbias"
+                               : c.c == "float" ? (mdl ? "mm_float_mdl" : "mm_float")
+                                                : (mdl ? "mm_half_mdl" : "mm_half");
     for (int b = 0; b < used; ++b) {
       const std::string recorded = dir.file(
           "out/" + kernel + "/" + (c.blocks == 1 ? "kernel.trace" : "block" + std::to_string(b) + ".trace"));

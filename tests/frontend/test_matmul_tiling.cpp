@@ -141,7 +141,16 @@ TEST_CASE("Matmul tiling: what GetTiling refuses returns -1", "[units][matmul_ap
     return t.GetTiling(h) == -1;
   };
   using T = matmul_tiling::MultiCoreMatmulTiling;
-  CHECK(refused([](T& t) { t.SetBias(true); }));
+  CHECK(!refused([](T& t) { t.SetBias(true); }));
+  CHECK(refused([](T& t) {  // the bias table takes float or half
+    t.SetBias(true);
+    t.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_BF16);
+  }));
+  CHECK(!refused([](T& t) { t.SetFixSplit(64, 512, 32); }));
+  CHECK(refused([](T& t) {  // 512 float cells > the 1 KiB bias table
+    t.SetBias(true);
+    t.SetFixSplit(64, 512, 32);
+  }));
   CHECK(refused([](T& t) { t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8); }));
   CHECK(refused([](T& t) { t.SetAType(TPosition::GM, CubeFormat::NZ, DataType::DT_FLOAT16); }));
   CHECK(refused([](T& t) { t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, true); }));
@@ -152,4 +161,21 @@ TEST_CASE("Matmul tiling: what GetTiling refuses returns -1", "[units][matmul_ap
   CHECK(refused([](T& t) { t.SetFixSplit(256, 256, 64); }));    // 256 x 256 fp32 > L0C
   CHECK(refused([](T& t) { t.SetShape(-1, 256, 256); }));       // no shape
   CHECK(!refused([](T& t) { t.SetFixSplit(128, 128, 128); }));  // fits
+}
+
+TEST_CASE("Matmul tiling: SetBias(true) sets isBias and counts the bias's L1", "[units][matmul_api]") {
+  matmul_tiling::MatmulApiTiling t(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  half_types(t);
+  t.SetShape(512, 1024, 256);
+  t.SetOrgShape(512, 1024, 256);
+  t.SetBias(true);
+  t.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  AscendC::tiling::TCubeTiling k;
+  REQUIRE(t.GetTiling(k) == 0);
+  CHECK(k.isBias == 1);
+  CHECK(k.baseN == 256);  // 256 float cells: the whole 1 KiB table
+  CHECK(k.shareL1Size == (128 * 64 * 2 + 64 * 256 * 2) * 2 + 1024);
+  t.SetBias(false);
+  REQUIRE(t.GetTiling(k) == 0);
+  CHECK(k.isBias == 0);
 }

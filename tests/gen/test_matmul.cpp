@@ -575,3 +575,99 @@ TEST_CASE("matmul: L2 rounds cut C's rows, each round split over the cores like 
                                      1, 1, 0),
                     Catch::Contains("--l2-rounds 7 leaves rounds without rows: M = 96 in rounds of 16 rows"));
 }
+
+TEST_CASE("matmul: a bias is bit-exact (C = bias + A x B) in program order and random interleavings",
+          "[gen][matmul][bias]") {
+  struct Case {
+    uint32_t m, k, n;
+    BLayout b;
+    gen::MatmulOptions o;
+  };
+  std::vector<Case> cases = {
+      {64, 64, 64, BLayout::NT, {64, 64, 64}},      // one block, one K step
+      {128, 64, 256, BLayout::NT, {64, 128, 64}},   // 2 x 2 blocks of one K step each
+      {160, 96, 192, BLayout::ND, {64, 128, 64}},   // edge blocks, 2 K steps
+      {128, 256, 256, BLayout::ND, {64, 128, 64}},  // 4 K steps
+      {128, 128, 128, BLayout::NT, {64, 64, 32, 1, 2}},
+      {128, 64, 512, BLayout::NT, {128, 256, 64}},  // base n 256: the whole table
+      {128, 128, 256, BLayout::NT, {64, 128, 32, 2, 1}},
+  };
+  for (Case c : std::vector<Case>(cases)) {
+    c.o.unit_flag = false;
+    c.o.load3d_a = true;
+    cases.push_back(c);
+    c.o.order_m = true;
+    c.o.step_ka = c.o.step_kb = 2;
+    cases.push_back(c);
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Case c = cases[i];
+    c.o.bias = true;
+    c.o.bias_dtype = i % 3 == 2 ? isa::DType::Half : isa::DType::Float;
+    const auto p = plan(c.m, c.k, c.n, isa::DType::Half, c.b, c.o);
+    CAPTURE(p.describe());
+    const gen::MatmulData d = gen::matmul_data(p, 11, true);
+    REQUIRE(d.bias.size() == gen::matmul_bytes_bias(p));
+    // The golden independently: the plain sum plus the bias as the GM tensor holds it.
+    gen::MatmulOptions nb = c.o;
+    nb.bias = false;
+    const auto q = plan(c.m, c.k, c.n, isa::DType::Half, c.b, nb);
+    const gen::MatmulData plain = gen::matmul_data(q, 11, true);
+    REQUIRE(plain.a == d.a);
+    for (uint32_t m = 0; m < c.m; ++m)
+      for (uint32_t n = 0; n < c.n; ++n) {
+        float bias;
+        if (c.o.bias_dtype == isa::DType::Half) {
+          uint16_t h;
+          std::memcpy(&h, &d.bias[n * 2], 2);
+          bias = gen::half_to_float(h);
+        } else {
+          std::memcpy(&bias, &d.bias[n * 4], 4);
+        }
+        REQUIRE(d.golden[m * c.n + n] == plain.golden[m * c.n + n] + bias);
+      }
+    const auto prog = gen::emit_matmul(p);
+    const auto ops = gentest::ops_of(prog);
+    CHECK(gentest::check_flags_in_order(ops).empty());
+    uint64_t to_bt = 0;
+    for (const auto& e : prog) to_bt += std::holds_alternative<isa::DataCopyL1ToBT>(e.op);
+    CHECK(to_bt == p.blocks());
+    const auto images = [&] {
+      return std::vector<std::vector<uint8_t>>{bytes_of(d.a), bytes_of(d.b),
+                                               std::vector<uint8_t>(gen::matmul_bytes_c(p), 0), d.bias};
+    };
+    gentest::Machine in_order(images(), 1);
+    gentest::run_in_order(ops, in_order);
+    CHECK(c_of(in_order) == d.golden);
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      gentest::Machine m(images(), seed + 10);
+      REQUIRE(gentest::run_interleaved(ops, m, seed).empty());
+      CHECK(c_of(m) == d.golden);
+    }
+  }
+}
+
+TEST_CASE("matmul: bias errors name the limit", "[gen][matmul][bias]") {
+  gen::MatmulOptions o{64, 512, 32};
+  o.l0_buffers = 1;
+  o.bias = true;
+  CHECK(err_of([&] { plan(64, 64, 512, isa::DType::Half, BLayout::NT, o); }) ==
+        "gen: error: base n 512 with a bias: the block's 512 float bias cells need 2048 bytes of the bias "
+        "table, "
+        "which holds 1024 (base n <= 256)");
+  o.bias = false;
+  CHECK(err_of([&] { plan(64, 64, 512, isa::DType::Half, BLayout::NT, o); }).empty());
+  o = gen::MatmulOptions{64, 64, 32};
+  o.bias = true;
+  o.bias_dtype = isa::DType::BF16;
+  CHECK(err_of([&] { plan(64, 64, 64, isa::DType::Half, BLayout::NT, o); }) ==
+        "gen: error: --bias must be float or half");
+  // Separate A and B rings: the bias takes one of the six free MTE1_MTE2 ids.
+  o = gen::MatmulOptions{64, 64, 32};
+  o.step_ka = 1, o.step_kb = 2, o.depth_a1 = 3, o.depth_b1 = 6;  // 3 + 3 packets
+  CHECK(err_of([&] { plan(64, 256, 64, isa::DType::Half, BLayout::NT, o); }).empty());
+  o.bias = true;
+  CHECK(err_of([&] {
+          plan(64, 256, 64, isa::DType::Half, BLayout::NT, o);
+        }).find("at most 5 ids (0-5, less the bias's) are free") != std::string::npos);
+}

@@ -20,8 +20,9 @@ class PipeCore;
 // What the Matmul template's arguments fix (checked at compile time by the header).
 struct MatmulKind {
   isa::DType a = isa::DType::Half, b = isa::DType::Half, c = isa::DType::Float;
-  bool mdl = false;       // CFG_MDL (doMultiDataLoad); else CFG_NORM
-  bool unit_flag = true;  // MatmulConfig::enUnitFlag
+  isa::DType bias = isa::DType::Float;  // BIAS_TYPE's
+  bool mdl = false;                     // CFG_MDL (doMultiDataLoad); else CFG_NORM
+  bool unit_flag = true;                // MatmulConfig::enUnitFlag
   int iterate_order = 2;  // MatmulConfig::iterateOrder (IterateOrder: 0 ORDER_M, 1 ORDER_N, 2 UNDEF)
 };
 
@@ -34,7 +35,10 @@ class MatmulCore {
   void init(const AscendC::tiling::TCubeTiling* tiling, PipeCore* pipe, CallSite site, const char* api);
   void set_a(const void* gm, bool transpose, CallSite site);
   void set_b(const void* gm, bool transpose, CallSite site);
-  [[noreturn]] void set_bias(CallSite site);
+  // SetBias: the bias (GM, N elements of BIAS_TYPE) for the next IterateAll / Iterate loop; the
+  // tiling must have isBias = 1. ClearBias / DisableBias: no bias from then on.
+  void set_bias(const void* gm, CallSite site);
+  void clear_bias(CallSite site, const char* api);
   void set_tail(int32_t m, int32_t n, int32_t k, CallSite site);
   void set_org_shape(int32_t m, int32_t n, int32_t ka, int32_t kb, CallSite site);
   void set_single_shape(int32_t m, int32_t n, int32_t k, CallSite site);
@@ -59,7 +63,8 @@ class MatmulCore {
   bool registered_ = false, has_tiling_ = false, ended_ = false;
   PipeCore* pipe_ = nullptr;
   isa::Addr a_{}, b_{};
-  bool has_a_ = false, has_b_ = false, b_trans_ = false;
+  isa::Addr bias_{};
+  bool has_a_ = false, has_b_ = false, b_trans_ = false, has_bias_ = false;
   // -1: from the tiling.
   int32_t tail_m_ = -1, tail_n_ = -1, tail_k_ = -1;
   int32_t org_m_ = -1, org_n_ = -1, org_ka_ = -1, org_kb_ = -1;

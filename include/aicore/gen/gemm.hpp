@@ -18,6 +18,7 @@ namespace aicore::gen {
 constexpr uint64_t kL1Bytes = 512 * 1024, kL0ABytes = 64 * 1024, kL0BBytes = 64 * 1024,
                    kL0CBytes = 128 * 1024;
 constexpr uint64_t kIndexBufferBytes = 16 * 1024;
+constexpr uint64_t kBiasTableBytes = 1024;  // buffers.bias_table_bytes: baseN float cells at most
 
 struct GemmShape {
   uint32_t M = 0, K = 0, N = 0;

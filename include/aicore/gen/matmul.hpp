@@ -5,6 +5,7 @@
 // GM tensors, in declaration order:
 //   a  A, M x K, row-major (ND)
 //   b  B, K x N row-major (ND), or B transposed: N x K row-major ("nt", ND-transposed)
+//   bias  (opt.bias only, declared after c) N elements of bias_dtype, one per column of C
 //   c  C, M x N row-major in the output type: half/bf16 (Fixpipe converts the fp32 L0C cells,
 //      quantPre F322F16/F322BF16, as the best-practice kernel does) or float (the cells as they are)
 // Per output block (m-blocks outer, n-blocks inner; order_m: the other way) and K step of base_k:
@@ -58,6 +59,12 @@ struct MatmulOptions {
   // C's base blocks walked along M first (the Matmul API's iterateOrder ORDER_M: n-blocks outer,
   // m-blocks inner) instead of along N (ORDER_N, the default: m-blocks outer, n-blocks inner).
   bool order_m = false;
+  // A bias (the Matmul API's SetBias): C = bias[n] + A x B, bias a GM tensor of N elements of
+  // bias_dtype (Float, or Half converted to float on the way into the bias table). Each block's
+  // first K step copies its bias GM -> the L1 region at l1_bias (MTE2 DataCopy) -> the bias table
+  // at 0 (MTE1 DataCopyL1ToBT), and its Mmad starts from the table (cmatrixSource=1).
+  bool bias = false;
+  isa::DType bias_dtype = isa::DType::Float;
 };
 
 struct MatmulPlan {
@@ -73,6 +80,9 @@ struct MatmulPlan {
   bool shared_ring = true;
   uint64_t l1_slot = 0, l1_b = 0, l1_b_slot = 0;
   uint64_t l0a_slot = 0, l0b_slot = 0, l0c_slot = 0;
+  // With opt.bias: the L1 region of one block's bias (kBiasL1Bytes at the end of L1, outside the
+  // rings) and its bytes per element.
+  uint64_t l1_bias = 0;
   // The part of C this core computes: rows [m_begin, m_end), columns [n_begin, n_end) (all of C
   // on one core). GM offsets and strides stay those of the whole matrices.
   uint32_t m_begin = 0, m_end = 0, n_begin = 0, n_end = 0;
@@ -109,6 +119,7 @@ std::vector<MatmulPlan> core_rounds(const MatmulPlan& whole, uint32_t split_m, u
 uint64_t matmul_bytes_a(const MatmulPlan& p);
 uint64_t matmul_bytes_b(const MatmulPlan& p);
 uint64_t matmul_bytes_c(const MatmulPlan& p);
+uint64_t matmul_bytes_bias(const MatmulPlan& p);  // 0 without a bias
 
 // The program in issue order. Flag protocol (ids = slot numbers):
 //   MTE2_MTE1 s  L1 slot s filled           MTE1_MTE2 s  L1 slot s free (set after its loads)
@@ -128,11 +139,12 @@ std::vector<Emitted> emit_matmul(const std::vector<MatmulPlan>& rounds);
 // `names` are the GM tensors' names (A, B, C).
 std::string render_matmul_trace(const MatmulPlan& p, const std::vector<Emitted>& program,
                                 const std::vector<std::string>& header, bool data, bool exact,
-                                const std::vector<std::string>& names = {"a", "b", "c"});
+                                const std::vector<std::string>& names = {"a", "b", "c", "bias"});
 
 // Data of a case: A and B as raw 16-bit elements (half or bf16 bits) in the GM layouts above.
 struct MatmulData {
   std::vector<uint16_t> a, b;
+  std::vector<uint8_t> bias;  // with opt.bias: N elements of bias_dtype (else empty)
   std::vector<float> golden;  // M x N row-major, from a plain double-precision loop, in fp32
 };
 // The golden as C's bytes in GM: fp32, or each value rounded to nearest even to half/bf16 (the

@@ -175,6 +175,7 @@ class Matmul {
     k.a = detail::dtype_of<SrcAT>();
     k.b = detail::dtype_of<SrcBT>();
     k.c = detail::dtype_of<DstT>();
+    k.bias = detail::dtype_of<BiasT>();
     k.mdl = !MM_CFG.doNorm;
     k.unit_flag = MM_CFG.enUnitFlag;
     k.iterate_order = static_cast<int>(MM_CFG.iterateOrder);
@@ -195,7 +196,9 @@ class Matmul {
                   CallSite site = CallSite::here()) {
     core_.set_b(gm.GetPhyAddr(), isTransposeB, site);
   }
-  void SetBias(const GlobalTensor<BiasT>&, CallSite site = CallSite::here()) { core_.set_bias(site); }
+  void SetBias(const GlobalTensor<BiasT>& gm, CallSite site = CallSite::here()) {
+    core_.set_bias(gm.GetPhyAddr(), site);
+  }
   void SetTail(int tailM = -1, int tailN = -1, int tailK = -1, CallSite site = CallSite::here()) {
     core_.set_tail(tailM, tailN, tailK, site);
   }
@@ -239,8 +242,8 @@ class Matmul {
         detail::unsupported<U>::value,
         "Matmul::GetTensorC into a LocalTensor (VECIN, CO1) is not supported yet by aicore-sim (GM is)");
   }
-  void ClearBias(CallSite = CallSite::here()) {}
-  void DisableBias(CallSite = CallSite::here()) {}
+  void ClearBias(CallSite site = CallSite::here()) { core_.clear_bias(site, "Matmul::ClearBias"); }
+  void DisableBias(CallSite site = CallSite::here()) { core_.clear_bias(site, "Matmul::DisableBias"); }
   void End(CallSite site = CallSite::here()) { core_.end(site); }
 
  private:

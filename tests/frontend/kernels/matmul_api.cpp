@@ -5,7 +5,10 @@
 // loop). The host checks C bit for bit against a plain double loop rounded to C's type by its own
 // conversion below, and prints "matmul_api: ok" or what differs.
 //
-// Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate][-orderm] [BASEM BASEN BASEK]
+// Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate][-orderm][-bias|-biash]
+//        [BASEM BASEN BASEK]
+// (-bias: SetBias(true) on the host and SetBias of a float bias, C = bias + A x B; -biash: a half
+// bias, float C and NORM only; -bias-off: SetBias, then DisableBias: C = A x B)
 // (B given K x N, or transposed: N x K; the last three: SetFixSplit). The data are multiples of
 // 1/8 in [-1, 1]: every fp32 sum is exact, so the golden is exact.
 #include <algorithm>
@@ -27,10 +30,12 @@ using namespace matmul;
 namespace {
 
 bool g_btrans = false;
-bool g_iterate = false;  // Iterate / GetTensorC instead of IterateAll
+bool g_iterate = false;   // Iterate / GetTensorC instead of IterateAll
+bool g_bias = false;      // SetBias
+bool g_bias_off = false;  // and DisableBias after it: C = A x B with an isBias tiling
 
-template <class CT, const MatmulConfig& CFG>
-void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
+template <class CT, const MatmulConfig& CFG, class BT = float>
+void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm, GM_ADDR bias) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
   TPipe pipe;
   TCubeTiling tiling;
@@ -55,11 +60,17 @@ void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
   cGlobal.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(tiling.M) * tiling.N);
   Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
          MatmulType<TPosition::GM, CubeFormat::ND, half, true>, MatmulType<TPosition::GM, CubeFormat::ND, CT>,
-         MatmulType<TPosition::GM, CubeFormat::ND, float>, CFG>
+         MatmulType<TPosition::GM, CubeFormat::ND, BT>, CFG>
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   mm.SetTensorA(aGlobal[offsetA]);
   mm.SetTensorB(bGlobal[offsetB], g_btrans);
+  if (g_bias) {
+    GlobalTensor<BT> biasGlobal;
+    biasGlobal.SetGlobalBuffer(reinterpret_cast<__gm__ BT*>(bias), uint64_t(tiling.N));
+    mm.SetBias(biasGlobal[uint64_t(nIdx) * tiling.singleCoreN]);
+    if (g_bias_off) mm.DisableBias();
+  }
   mm.SetTail(tailM, tailN);
   if (g_iterate) {
     while (mm.Iterate()) {              // MATMUL_ITERATE
@@ -73,20 +84,24 @@ void matmul_body(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void mm_float(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) {
-  matmul_body<float, CFG_NORM>(a, b, c, t);
+extern "C" __global__ __aicore__ void mm_float(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t, GM_ADDR bias) {
+  matmul_body<float, CFG_NORM>(a, b, c, t, bias);
 }
-extern "C" __global__ __aicore__ void mm_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) {
-  matmul_body<half, CFG_NORM>(a, b, c, t);
+extern "C" __global__ __aicore__ void mm_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t, GM_ADDR bias) {
+  matmul_body<half, CFG_NORM>(a, b, c, t, bias);
 }
-extern "C" __global__ __aicore__ void mm_bf16(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) {
-  matmul_body<bfloat16_t, CFG_NORM>(a, b, c, t);
+extern "C" __global__ __aicore__ void mm_bf16(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t, GM_ADDR bias) {
+  matmul_body<bfloat16_t, CFG_NORM>(a, b, c, t, bias);
 }
-extern "C" __global__ __aicore__ void mm_float_mdl(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) {
-  matmul_body<float, CFG_MDL>(a, b, c, t);
+extern "C" __global__ __aicore__ void mm_float_mdl(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t, GM_ADDR bias) {
+  matmul_body<float, CFG_MDL>(a, b, c, t, bias);
 }
-extern "C" __global__ __aicore__ void mm_half_mdl(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) {
-  matmul_body<half, CFG_MDL>(a, b, c, t);
+extern "C" __global__ __aicore__ void mm_float_hbias(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t,
+                                                     GM_ADDR bias) {
+  matmul_body<float, CFG_NORM, half>(a, b, c, t, bias);
+}
+extern "C" __global__ __aicore__ void mm_half_mdl(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t, GM_ADDR bias) {
+  matmul_body<half, CFG_MDL>(a, b, c, t, bias);
 }
 
 namespace {
@@ -122,6 +137,9 @@ double a_of(int m, int k) {
 double b_of(int k, int n) {
   return ((k * 5 + n * 11) % 17 - 8) / 8.0;
 }
+double bias_of(int n) {  // a multiple of 1/8 in [-1, 1]
+  return ((n * 13 + 5) % 17 - 8) / 8.0;
+}
 
 }  // namespace
 
@@ -138,6 +156,9 @@ int32_t main(int32_t argc, char* argv[]) {
   const std::string tmpl = mode.substr(0, mode.find('-'));
   g_iterate = mode.find("-iterate") != std::string::npos;
   const bool order_m = mode.find("-orderm") != std::string::npos;
+  const bool bias_half = mode.find("-biash") != std::string::npos;
+  g_bias = mode.find("-bias") != std::string::npos;
+  g_bias_off = mode.find("-bias-off") != std::string::npos;
   g_btrans = std::string(argv[6]) == "nt";
   const size_t c_size = ctype == "float" ? 4 : 2;
 
@@ -152,7 +173,11 @@ int32_t main(int32_t argc, char* argv[]) {
                                         : matmul_tiling::DataType::DT_BF16);
   cubeTiling.SetShape(M, N, K);
   cubeTiling.SetOrgShape(M, N, K);
-  cubeTiling.SetBias(false);
+  cubeTiling.SetBias(g_bias);
+  if (g_bias)
+    cubeTiling.SetBiasType(
+        TPosition::GM, CubeFormat::ND,
+        bias_half ? matmul_tiling::DataType::DT_FLOAT16 : matmul_tiling::DataType::DT_FLOAT);
   cubeTiling.SetBufferSpace(-1, -1, -1);
   if (order_m) cubeTiling.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTM);
   if (argc >= 11) cubeTiling.SetFixSplit(std::atoi(argv[8]), std::atoi(argv[9]), std::atoi(argv[10]));
@@ -171,6 +196,16 @@ int32_t main(int32_t argc, char* argv[]) {
   auto* b = static_cast<uint8_t*>(AscendC::GmAlloc(size_t(K) * N * 2));
   auto* c = static_cast<uint8_t*>(AscendC::GmAlloc(size_t(M) * N * c_size));
   auto* tiling = static_cast<uint8_t*>(AscendC::GmAlloc(tilingData.GetDataSize()));
+  auto* bias = static_cast<uint8_t*>(AscendC::GmAlloc(size_t(N) * 4));
+  for (int n = 0; n < N; ++n) {
+    if (bias_half) {
+      const uint16_t h = half_bits(bias_of(n));
+      std::memcpy(bias + size_t(n) * 2, &h, 2);
+    } else {
+      const float f = static_cast<float>(bias_of(n));
+      std::memcpy(bias + size_t(n) * 4, &f, 4);
+    }
+  }
   tilingData.SaveToBuffer(tiling, tilingData.GetDataSize());
   auto* a16 = reinterpret_cast<uint16_t*>(a);
   auto* b16 = reinterpret_cast<uint16_t*>(b);
@@ -180,11 +215,15 @@ int32_t main(int32_t argc, char* argv[]) {
     for (int n = 0; n < N; ++n) b16[g_btrans ? n * K + k : k * N + n] = input_bits(b_of(k, n));
 
   AscendC::SetKernelMode(KernelMode::AIC_MODE);
-  if (ctype == "float" && tmpl == "norm") ICPU_RUN_KF(mm_float, blocks, a, b, c, tiling);
-  if (ctype == "half" && tmpl == "norm") ICPU_RUN_KF(mm_half, blocks, a, b, c, tiling);
-  if (ctype == "bf16") ICPU_RUN_KF(mm_bf16, blocks, a, b, c, tiling);
-  if (ctype == "float" && tmpl == "mdl") ICPU_RUN_KF(mm_float_mdl, blocks, a, b, c, tiling);
-  if (ctype == "half" && tmpl == "mdl") ICPU_RUN_KF(mm_half_mdl, blocks, a, b, c, tiling);
+  if (bias_half) {
+    ICPU_RUN_KF(mm_float_hbias, blocks, a, b, c, tiling, bias);
+  } else {
+    if (ctype == "float" && tmpl == "norm") ICPU_RUN_KF(mm_float, blocks, a, b, c, tiling, bias);
+    if (ctype == "half" && tmpl == "norm") ICPU_RUN_KF(mm_half, blocks, a, b, c, tiling, bias);
+    if (ctype == "bf16") ICPU_RUN_KF(mm_bf16, blocks, a, b, c, tiling, bias);
+    if (ctype == "float" && tmpl == "mdl") ICPU_RUN_KF(mm_float_mdl, blocks, a, b, c, tiling, bias);
+    if (ctype == "half" && tmpl == "mdl") ICPU_RUN_KF(mm_half_mdl, blocks, a, b, c, tiling, bias);
+  }
 
   // A timing-only launch computes no data: nothing to check.
   const char* options = std::getenv("AICORE_SIM_ARGS");
@@ -195,7 +234,7 @@ int32_t main(int32_t argc, char* argv[]) {
   std::string failure;
   for (int m = 0; m < M && failure.empty(); ++m)
     for (int n = 0; n < N && failure.empty(); ++n) {
-      double want = 0;
+      double want = g_bias && !g_bias_off ? bias_of(n) : 0;
       for (int k = 0; k < K; ++k) want += a_of(m, k) * b_of(k, n);
       bool same;
       std::string got;
@@ -221,5 +260,6 @@ int32_t main(int32_t argc, char* argv[]) {
   AscendC::GmFree(b);
   AscendC::GmFree(c);
   AscendC::GmFree(tiling);
+  AscendC::GmFree(bias);
   return failure.empty() ? 0 : 1;
 }
