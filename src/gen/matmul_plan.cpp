@@ -264,7 +264,7 @@ uint64_t matmul_bytes_b(const MatmulPlan& p) {
   return uint64_t{p.shape.K} * p.shape.N * 2;
 }
 uint64_t matmul_bytes_bias(const MatmulPlan& p) {
-  return p.opt.bias ? uint64_t{p.shape.N} * isa::size_of(p.opt.bias_dtype) : 0;
+  return p.opt.bias ? uint64_t{p.shape.N} * isa::byte_size(p.opt.bias_dtype) : 0;
 }
 uint64_t matmul_bytes_c(const MatmulPlan& p) {
   return uint64_t{p.shape.M} * p.shape.N * isa::byte_size(p.shape.c_dtype);

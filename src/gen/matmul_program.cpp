@@ -343,7 +343,7 @@ class Builder {
     // The block's bias, GM -> the L1 bias region, carried by the step's "filled" flag (a block's
     // first K step always copies A and B: packets start at K 0).
     if (p0_.opt.bias && st.first_k) {
-      const uint64_t e = isa::size_of(p0_.opt.bias_dtype);
+      const uint64_t e = isa::byte_size(p0_.opt.bias_dtype);
       isa::DataCopy c;
       c.dst = on(Space::L1, p0_.l1_bias);
       c.src = gm(kBias, st.n0 * e);
