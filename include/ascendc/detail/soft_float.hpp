@@ -116,6 +116,10 @@ struct int4b_t {
   constexpr explicit operator int() const { return storage >= 8 ? int{storage} - 16 : int{storage}; }
 };
 static_assert(std::is_trivially_copyable<int4b_t>::value, "int4b_t must be plain bytes");
+// Kernels name it both ways: int4b_t and AscendC::int4b_t.
+namespace AscendC {
+using ::int4b_t;
+}  // namespace AscendC
 
 namespace aicore_ascendc {
 // Bits of one tensor element: 4 for int4b_t, else 8 * sizeof(T).

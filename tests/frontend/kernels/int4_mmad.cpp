@@ -26,7 +26,7 @@ constexpr uint32_t c0 = 64, fractal = 1024;  // int4 elements per fractal row, p
 
 class Int4Matmul {
  public:
-  Int4Matmul(GlobalTensor<int4b_t>& a, GlobalTensor<int4b_t>& bt, GlobalTensor<int32_t>& c)
+  Int4Matmul(GlobalTensor<int4b_t>& a, GlobalTensor<AscendC::int4b_t>& bt, GlobalTensor<int32_t>& c)
       : aGM_(a), btGM_(bt), cGM_(c) {
     pipe_.InitBuffer(qA1_, 1, M * K / 2);  // bytes: two int4 a byte
     pipe_.InitBuffer(qB1_, 1, K * N / 2);
