@@ -174,6 +174,9 @@ class CoreChecker {
   void conflict(const Access& b, const AccessRef& a, bool a_writes, bool b_writes,
                 const isa::OperandAccess& o, uint64_t lo, uint64_t hi, uint16_t a_fractals);
   void propagate_undefined(const isa::Op& op);
+  // A Mmad's bias cells nothing wrote make its C cells of those columns undefined (a padding
+  // column's bias is harmless until a Fixpipe reads the column).
+  void propagate_bias(const isa::MmadCommon& mm, const std::vector<isa::ByteRange>& undefined);
   void credit(size_t pipe);
 
   // Reports (diagnose.cpp).

@@ -196,7 +196,10 @@ void CoreChecker::uninit(const Access& b, const isa::OperandAccess& o, uint64_t 
     r.summary = std::string(op_name(b.ref.op)) + " (" + pipe_name(b.ref.pipe) +
                 ") reads bytes nothing wrote before it";
     std::string hint;
-    if (origin.valid())
+    if (origin.valid() && o.space == isa::Space::L0C && is_mmad(origin.op))
+      hint = "these cells were computed by " + std::string(op_name(origin.op)) + " at " +
+             line_of(origin, b.ref.file) + " from bias-table cells nothing wrote";
+    else if (origin.valid())
       hint = "these bytes were copied by " + std::string(op_name(origin.op)) + " at " +
              line_of(origin, b.ref.file) + " from bytes nothing wrote";
     else if (o.space == isa::Space::SparseIndex)

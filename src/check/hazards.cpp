@@ -38,7 +38,8 @@ uint8_t cells_of(const isa::Op& op) {
 bool is_copy(const isa::Op& op) {
   return std::holds_alternative<isa::LoadData>(op) || std::holds_alternative<isa::LoadDataWithSparse>(op) ||
          std::holds_alternative<isa::LoadData3DV2>(op) ||
-         std::holds_alternative<isa::LoadDataWithTranspose>(op);
+         std::holds_alternative<isa::LoadDataWithTranspose>(op) ||
+         std::holds_alternative<isa::DataCopyL1ToBT>(op);
 }
 
 void push_merged(std::vector<isa::ByteRange>& v, uint64_t lo, uint64_t hi) {
@@ -120,6 +121,19 @@ void CoreChecker::process_memory(const isa::Instruction& in, size_t pipe) {
     }
   }
   if (b.copy) propagate_undefined(in.op);
+  for (size_t i = 0; i < acc.size(); ++i)
+    if (acc[i].space == isa::Space::L0C && !acc[i].write && !undefined_[i].empty() && !b.copy) {
+      std::vector<isa::ByteRange> still = undefined_[i];  // C += A x B of an undefined cell stays undefined
+      buffer(isa::Space::L0C).map.update(still, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
+    }
+  for (size_t i = 0; i < acc.size(); ++i)
+    if (acc[i].space == isa::Space::BiasTable && !acc[i].write && !undefined_[i].empty())
+      std::visit(
+          [&](const auto& x) {
+            if constexpr (std::is_base_of_v<isa::MmadCommon, std::decay_t<decltype(x)>>)
+              propagate_bias(x, undefined_[i]);
+          },
+          in.op);
   for (const isa::OperandAccess& o : acc)
     if (o.write) ++space_writes_[static_cast<size_t>(o.space)];
   if (cross_) {
@@ -177,7 +191,11 @@ void CoreChecker::read(B& buf, const isa::OperandAccess& hull_or_exact, const Ac
     });
   } else {
     const auto undefined_piece = [&](uint64_t lo, uint64_t hi, const AccessRef& origin) {
-      if (b.copy)
+      // Carried on, not reported: a copy's bytes; a Mmad's bias cells nothing wrote (propagate_bias:
+      // the columns of C they start are undefined, an error only when a Fixpipe writes them out);
+      // the C cells an accumulating Mmad reads that an earlier Mmad computed from such a bias.
+      if (b.copy || o.space == isa::Space::BiasTable ||
+          (o.space == isa::Space::L0C && origin.valid() && is_mmad(b.ref.op) && is_mmad(origin.op)))
         push_merged(undefined, lo, hi);
       else
         uninit(b, o, lo, hi, origin);

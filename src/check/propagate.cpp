@@ -1,5 +1,5 @@
-// Undefined bytes through copies: a LoadData (LoadData3DV2, LoadDataWithSparse) moving bytes nothing wrote
-// (fractal padding, say) is harmless; the destination bytes stay undefined, so only a read that
+// Undefined bytes through copies: a LoadData (LoadData3DV2, LoadDataWithSparse, DataCopyL1ToBT) moving bytes
+// nothing wrote (fractal padding, say) is harmless; the destination bytes stay undefined, so only a read that
 // uses them (the Cube, a Fixpipe) is reported, naming the copy.
 #include <algorithm>
 
@@ -136,6 +136,26 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
     mark(lt->dst.space);
     return;
   }
+  if (const auto* bt = std::get_if<isa::DataCopyL1ToBT>(&op)) {
+    // Block by block; with convControl each half lands as a 4-byte float, undefined if any of its
+    // two bytes is (padding after a bias row in L1, say: harmless unless a Mmad reads that cell).
+    const uint64_t src_len = isa::bt_src_block_bytes(*bt),
+                   dst_len = uint64_t{bt->blockLen} * isa::kBiasBlockBytes;
+    for (uint64_t i = 0; i < bt->blockCount; ++i) {
+      const uint64_t s = bt->src.offset + i * (src_len + uint64_t{bt->srcGap} * 32);
+      const uint64_t d = bt->dst.offset + i * (dst_len + uint64_t{bt->dstGap} * isa::kBiasBlockBytes);
+      if (!bt->convControl) {
+        shift_into(undefined_[0], s, src_len, d, out);
+        continue;
+      }
+      std::vector<isa::ByteRange> part;
+      shift_into(undefined_[0], s, src_len, 0, part);
+      for (const isa::ByteRange& r : part)
+        for (uint64_t e = r.begin / 2; e < (r.end + 1) / 2; ++e) push_merged(out, d + 4 * e, d + 4 * e + 4);
+    }
+    mark(isa::Space::BiasTable);
+    return;
+  }
   const auto& ls = std::get<isa::LoadDataWithSparse>(op);
   const uint64_t r = ls.repeatTimes;
   shift_into(undefined_[0], ls.src.offset + uint64_t{ls.startIndex} * isa::kFractalBytes,
@@ -144,6 +164,21 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
   shift_into(undefined_[1], ls.idx.offset + uint64_t{ls.startIndex} * isa::kIndexFractalBytes,
              r * isa::kIndexFractalBytes, ls.dst.offset / 4, out);
   mark(isa::Space::SparseIndex);
+}
+
+void CoreChecker::propagate_bias(const isa::MmadCommon& mm, const std::vector<isa::ByteRange>& undefined) {
+  std::vector<isa::ByteRange> out;
+  const uint64_t m1n = isa::ceil_div(mm.m, 16);
+  for (const isa::ByteRange& r : undefined)
+    for (uint64_t n = (r.begin - mm.biasAddr) / 4; n < (r.end - mm.biasAddr + 3) / 4 && n < mm.n; ++n)
+      for (uint64_t m1 = 0; m1 < m1n; ++m1)
+        for (uint64_t row = 0; row < 16; ++row) {
+          const uint64_t at =
+              mm.dst.offset + ((n / 16) * m1n + m1) * isa::kCFractalBytes + row * 64 + (n % 16) * 4;
+          out.push_back(isa::ByteRange{at, at + 4});
+        }
+  coalesce(out);
+  buffer(isa::Space::L0C).map.update(out, [](ShadowCell& c, uint64_t, uint64_t) { c.defined = false; });
 }
 
 }  // namespace aicore::check

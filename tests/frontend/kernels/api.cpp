@@ -46,13 +46,13 @@ __aicore__ inline void bias_variant(GlobalTensor<int8_t>& aGM, GlobalTensor<int8
   Mmad(c1, a2, b2, {m, n, k, 0, false, true});
   PipeBarrier<PIPE_M>();
   if (in_c2) {
-    LocalTensor<int32_t> bias(TPosition::C2, 0, n);     // never filled: the Mmad reads nothing written
+    LocalTensor<int32_t> bias(TPosition::C2, 0, n);     // never filled: C is undefined where it leaves
     Mmad(c1, a2, b2, bias, {m, n, k, 0, false, true});  // expect: bias_c2
   }
   Mmad(c1, a2, b2, c1, {m, n, k, 0, false, true});  // bias = dst: accumulates though cmatrixInitVal
   SetFlag<HardEvent::M_FIX>(EVENT_ID0);
   WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
-  Fixpipe(cGM, c1, {n, m, m, n, true});
+  Fixpipe(cGM, c1, {n, m, m, n, true});  // expect: bias_c2 out
   PipeBarrier<PIPE_ALL>();
 }
 
