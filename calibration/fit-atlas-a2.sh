@@ -4,9 +4,12 @@
 #     the check rows and the held-out kernel; docs/validation.png is drawn from this fit;
 #  2. the preset values: the same fit to every row, written to calibration/fitted-atlas-a2.yaml;
 #  3. the chip key fitted at chip scale (chip.l2.unaligned_read_cost, 24-core streaming rows), written to
-#     calibration/fitted-chip-atlas-a2.yaml.
+#     calibration/fitted-chip-atlas-a2.yaml;
+#  4. the scalar set-up keys (scalar.data_copy_nd2nz, scalar.load_data_3dv2) fitted to the kernel rows of
+#     one and of 24 cores (NORM and MDL: the two templates split a K step's scalar time between the kinds),
+#     written to calibration/fitted-scalar-atlas-a2.yaml (about 20 minutes on two cores: whole 24-core runs).
 # The values in configs/arch2201.yaml (the base of every SoC preset, atlas-a2 and atlas-a3 included)
-# are those of steps 2 and 3, each citing its rows.
+# are those of steps 2, 3 and 4, each citing its rows.
 # AICORE_BUILD_DIR picks the build directory (default build/release); -j 2 unless JOBS says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +17,7 @@ B=${AICORE_BUILD_DIR:-build/release}
 SIM="$B/aicore-sim"
 KEYS=gm.read.bytes_per_cycle,gm.read.overhead_cycles,gm.read.latency_cycles,gm.read.window_bytes
 KEYS+=,gm.read.row_cycles,mte1.to_l0a.overhead_cycles,mte1.to_l0b.overhead_cycles
-KEYS+=,cube.head_cycles,cube.fixed_cycles,issue.min_interval_mte1,issue.min_interval_m,scalar.data_copy_nd2nz
+KEYS+=,cube.head_cycles,cube.fixed_cycles,issue.min_interval_mte1,issue.min_interval_m
 echo "== 1. held-out check: fitted to the training rows, the check rows only predicted"
 "$SIM" calibrate calibration/measured-910b1.csv calibration/kernels-a2.csv calibration/kernels-a2-heldout.csv \
   --config calibration/start-atlas-a2.yaml --fit "$KEYS" -j "${JOBS:-2}" -o calibration/fitted-train-atlas-a2.yaml
@@ -27,3 +30,7 @@ echo "== 2. preset values: fitted to every row of the A2 data"
 echo "== 3. chip keys: fitted to the 24-core memory-streaming rows (the unaligned row)"
 "$SIM" calibrate calibration/memory-a2-24core.csv --rows all --config atlas-a2 \
   --fit chip.l2.unaligned_read_cost -j "${JOBS:-2}" -o calibration/fitted-chip-atlas-a2.yaml
+echo "== 4. scalar keys: fitted to the kernel rows of one and 24 cores (every row of both files is a training row)"
+"$SIM" calibrate calibration/kernels-a2.csv calibration/kernels-a2-24core.csv \
+  --config calibration/start-scalar-atlas-a2.yaml --fit scalar.data_copy_nd2nz,scalar.load_data_3dv2 \
+  -j "${JOBS:-2}" -o calibration/fitted-scalar-atlas-a2.yaml
