@@ -7,9 +7,11 @@
 #     calibration/fitted-chip-atlas-a2.yaml;
 #  4. the scalar set-up keys (scalar.data_copy_nd2nz, scalar.load_data_3dv2) fitted to the kernel rows of
 #     one and of 24 cores (NORM and MDL: the two templates split a K step's scalar time between the kinds),
-#     written to calibration/fitted-scalar-atlas-a2.yaml (about 20 minutes on two cores: whole 24-core runs).
+#     written to calibration/fitted-scalar-atlas-a2.yaml (about 20 minutes on two cores: whole 24-core runs);
+#  5. chip.l2.write_read_cost fitted to the Fixpipe times of the 24-core kernels (Case 5 and the A3 GEMM,
+#     whose Fixpipes run without unitFlag), written to calibration/fitted-write-atlas-a2.yaml (about 10 minutes).
 # The values in configs/arch2201.yaml (the base of every SoC preset, atlas-a2 and atlas-a3 included)
-# are those of steps 2, 3 and 4, each citing its rows.
+# are those of steps 2 to 5, each citing its rows.
 # AICORE_BUILD_DIR picks the build directory (default build/release); -j 2 unless JOBS says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,3 +36,7 @@ echo "== 4. scalar keys: fitted to the kernel rows of one and 24 cores (every ro
 "$SIM" calibrate calibration/kernels-a2.csv calibration/kernels-a2-24core.csv \
   --config calibration/start-scalar-atlas-a2.yaml --fit scalar.data_copy_nd2nz,scalar.load_data_3dv2 \
   -j "${JOBS:-2}" -o calibration/fitted-scalar-atlas-a2.yaml
+echo "== 5. chip.l2.write_read_cost: fitted to the 24-core kernels' Fixpipe times (Case 5, the A3 GEMM)"
+"$SIM" calibrate calibration/kernels-a2-24core.csv calibration/kernels-a3-24core.csv \
+  --config calibration/start-write-atlas-a2.yaml --fit chip.l2.write_read_cost \
+  -j "${JOBS:-2}" -o calibration/fitted-write-atlas-a2.yaml

@@ -56,6 +56,8 @@ bool search_range(const std::string& key, Range& r) {
     r = {0, 2000};
   else if (ends_with(key, "unaligned_cost") || ends_with(key, "unaligned_read_cost"))
     r = {1, 8};  // factors on the bytes of an unaligned row
+  else if (key == "chip.l2.write_read_cost")
+    r = {0, 2};
   else if (key == "chip.l2.nd2nz_read_share")
     r = {0.1, 1};
   else

@@ -52,13 +52,15 @@ uint64_t GmPort::transfer(isa::CoreId core, const GmRequest& rq, L2Outcome& foun
     l2_.access(rq.ranges->data(), rq.ranges->size(), base, rq.write, core.value, now, now + rq.lone_cycles,
                o);
   const double bytes = static_cast<double>(rq.bytes);
-  FluidShare::Use uses[3];
+  FluidShare::Use uses[4];
   size_t n = 0;
   const double unaligned = unaligned_weight(chip_.l2, rq, base);
   uses[n++] = {core.value, 1.0};
   uses[n++] = {rq.write ? l2_write_ : l2_read_,
                unaligned * (rq.write || !rq.nd2nz ? 1.0 : 1.0 / chip_.l2.nd2nz_read_share)};
   if (o.hbm_bytes()) uses[n++] = {hbm_, unaligned * static_cast<double>(o.hbm_bytes()) / bytes};
+  // Under load a write meets the reads in the L2's one set of banks (chip.l2.write_read_cost).
+  if (rq.write && chip_.l2.write_read_cost > 0) uses[n++] = {l2_read_, chip_.l2.write_read_cost};
   double cap = bytes / static_cast<double>(rq.lone_cycles);
   if (o.shared)  // reads of lines other cores read meanwhile are served one after the other
     cap /= 1.0 + chip_.l2.same_address_penalty * static_cast<double>(o.shared) / static_cast<double>(o.lines);

@@ -129,6 +129,38 @@ TEST_CASE("l2 cli: the L2's write bandwidth and its per-core share bind Fixpipe 
   CHECK(r.stats["chip"]["l2"]["hbm_read_bytes"] == 0);
 }
 
+TEST_CASE("l2 cli: a written byte takes write_read_cost of the L2's read bandwidth as well", "[cli][l2]") {
+  // Four Fixpipes of 16 KiB (128 cycles alone, no head) with the write bandwidth lifted: at
+  // write_read_cost 0.5 they take 4 x 128 x 0.5 = 256 B/cycle of the L2's read bandwidth.
+  const std::string fix = "Fixpipe dst=T src=L0C:0 nSize=256 mSize=16 srcStride=16 dstStride=256";
+  auto write = [&](const std::string& t) {
+    std::string l = fix;
+    l.replace(l.find("dst=T"), 5, "dst=" + t);
+    return ".gm " + t + " size=16384\n" + l + "\n";
+  };
+  const std::vector<std::string> writes = {write("c0"), write("c1"), write("c2"), write("c3")};
+  const std::string base =
+      "--set fixpipe.overhead_cycles=0 " + kNoHbm +
+      "--set chip.l2.write_bytes_per_cycle=1e6 --set chip.l2.write_bytes_per_cycle_per_core=1e6 "
+      "--set chip.l2.read_bytes_per_cycle_per_core=1e6 ";
+  const std::string half = base + "--set chip.l2.write_read_cost=0.5 --set chip.l2.read_bytes_per_cycle=";
+  CHECK(four_core_copy(half + "256", writes) == 128);
+  CHECK(four_core_copy(half + "255", writes) == 129);
+  CHECK(four_core_copy(half + "128", writes) == 256);  // 32 B/cycle each
+  // 0: writes never meet the reads' bandwidth (the published figures' setting).
+  CHECK(four_core_copy(base + "--set chip.l2.write_read_cost=0 --set chip.l2.read_bytes_per_cycle=1",
+                       writes) == 128);
+  // A read and a write at once: the read's 148.95 B/cycle and the write's 128 x 1 fit in 277.
+  const std::vector<std::string> mixed = {copy16k("x0"), write("c1")};
+  const std::string one =
+      base + "--set chip.cores=2 --set chip.l2.write_read_cost=1 --set chip.l2.read_bytes_per_cycle=";
+  const Run fits = run(mixed, one + "277");
+  CHECK(fits.end(0, 0) == 110);
+  CHECK(fits.end(1, 0) == 128);
+  const Run slower = run(mixed, one + "276");
+  CHECK(slower.end(0, 0) == 111);
+}
+
 TEST_CASE("l2 cli: a DataCopyNd2Nz byte takes 1 / nd2nz_read_share of the L2's read bandwidth", "[cli][l2]") {
   // 64 contiguous rows of 256 int8: 16 KiB in one run, 110 cycles alone like a DataCopy.
   const std::string nd = "DataCopyNd2Nz dst=L1:0 src=T nValue=64 dValue=256 srcDValue=256 dstNzC0Stride=64";

@@ -118,6 +118,7 @@ chip:
     read_bytes_per_cycle_per_core: 100
     write_bytes_per_cycle_per_core: 90
     nd2nz_read_share: 0.5
+    write_read_cost: 0.25
     same_address_penalty: 0.25
     unaligned_granule_bytes: 32
     unaligned_read_cost: 1.5

@@ -205,6 +205,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("chip.l2.read_bytes_per_cycle_per_core", g.one_of<std::string>({"60", "110"})),
       set("chip.l2.write_bytes_per_cycle_per_core", g.one_of<std::string>({"50", "86"})),
       set("chip.l2.nd2nz_read_share", g.one_of<std::string>({"0.5", "1"})),
+      set("chip.l2.write_read_cost", g.one_of<std::string>({"0", "0.5", "1"})),
       set("chip.l2.same_address_penalty", g.one_of<std::string>({"0", "0.15", "2"})),
       set("chip.l2.unaligned_granule_bytes", g.one_of<std::string>({"32", "512"})),
       set("chip.l2.unaligned_read_cost", g.one_of<std::string>({"1", "1.9", "4"})),

@@ -498,6 +498,7 @@ class Machine {
       std::vector<model::FluidShare::Use> uses = {{static_cast<uint32_t>(s.core), 1.0}};
       uses.push_back({write ? n + 2 : n + 1, odd * (nd2nz ? 1.0 / l2.nd2nz_read_share : 1.0)});
       if (f.hbm_bytes) uses.push_back({n, odd * static_cast<double>(f.hbm_bytes) / bytes});
+      if (write && l2.write_read_cost > 0) uses.push_back({n + 1, l2.write_read_cost});  // the read pool too
       double cap = bytes / static_cast<double>(lone);  // its lone rate, fixed cycles included
       if (f.shared)
         cap /= 1.0 + l2.same_address_penalty * static_cast<double>(f.shared) / static_cast<double>(f.lines);

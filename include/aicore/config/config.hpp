@@ -132,6 +132,9 @@ struct L2 {
   double read_bytes_per_cycle_per_core = 0, write_bytes_per_cycle_per_core = 0;
   // A DataCopyNd2Nz byte takes 1 / nd2nz_read_share of a plain read's L2 bandwidth.
   double nd2nz_read_share = 0;
+  // A written byte also takes write_read_cost units of the L2 read bandwidth (0: reads and writes
+  // have bandwidths of their own; 1: one bandwidth serves both): docs/decisions.md, "L2 and HBM".
+  double write_read_cost = 0;
   // A read is this much slower per share of its lines another core reads at the same moment.
   double same_address_penalty = 0;
   // A read range (a row, or a run of adjacent rows) that starts off unaligned_granule_bytes costs
