@@ -203,7 +203,13 @@ struct FieldCheck {
       fail(f == QuantWordFault::Shift ? FaultKind::Unsupported : FaultKind::InvalidField,
            std::string("deqScalar (for quantPre ") + to_string(o.quantPre) + ") " + describe(f));
   }
-  void operator()(const Mmad& o) const { mmad_common(o, 64); }
+  void operator()(const Mmad& o) const {
+    mmad_common(o, 64);
+    if (o.kDirectionAlign && o.dtype != DType::Float)
+      fail(FaultKind::Unsupported,
+           std::string("kDirectionAlign is modelled for float only (its documented use: ") +
+               "A's K padded to 16 in L0A), not " + to_string(o.dtype));
+  }
   void operator()(const MmadWithSparse& o) const {
     mmad_common(o, kCFractalBytes);
     if (!(o.k % 4 == 0))
@@ -356,7 +362,8 @@ struct FootprintOf {
   void operator()(const Mmad& o) {
     if (o.m == 0 || o.n == 0 || o.k == 0) return;
     const uint64_t k1 = ceil_div(o.k, k0_of(o.dtype));
-    mmad(o, ceil_div(o.m, 16) * k1, k1 * ceil_div(o.n, 16), false);
+    // A's blocks are mmad_a_k_fractals apart; the last block's padding (kDirectionAlign) is not read.
+    mmad(o, (ceil_div(o.m, 16) - 1) * mmad_a_k_fractals(o) + k1, k1 * ceil_div(o.n, 16), false);
   }
   void operator()(const MmadWithSparse& o) {
     if (o.m == 0 || o.n == 0 || o.k == 0) return;
@@ -433,6 +440,11 @@ uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col)
 
 uint32_t k0_of(DType t) {
   return 256 / bits_of(t);
+}
+
+uint64_t mmad_a_k_fractals(const Mmad& o) {
+  const uint64_t k1 = ceil_div(o.k, k0_of(o.dtype));
+  return o.kDirectionAlign ? ceil_div(k1, 2) * 2 : k1;
 }
 
 uint64_t Limits::capacity(Space s, uint32_t tensor) const {

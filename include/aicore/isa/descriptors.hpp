@@ -155,7 +155,10 @@ struct Descriptor<Mmad> {
           AICORE_REQUIRED(
               T, k, "reduction length (columns of A, rows of B); at most 4095"),
           AICORE_OPTIONAL(T, dtype, "input type: int8/int4 -> int32 cells, half/bf16/float -> float cells",
-                          dtypes(kMmadTypes))),
+                          dtypes(kMmadTypes)),
+          AICORE_OPTIONAL(T, kDirectionAlign,
+                          "float only: A's K in L0A padded to 16, so each 16-row block of A is ceil(k / 16) * 2 "
+                          "fractals apart (the Cube skips the padding)")),
       detail::mmad_flags<T>());
 };
 

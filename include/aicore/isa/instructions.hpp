@@ -118,6 +118,9 @@ struct MmadCommon {
 };
 struct Mmad : MmadCommon {  // M pipe, dense
   DType dtype = DType::Int8;
+  // float only: A's K in L0A is padded to 16 (each 16-row block of A takes ceil(k / 16) * 2
+  // fractals, the last one's padding skipped), not to K0 = 8 (docs/semantics.md §6).
+  bool kDirectionAlign = false;
 };
 struct MmadWithSparse : MmadCommon {};  // M pipe, int8 4:2 sparse; k = original K
 

@@ -84,7 +84,10 @@ constexpr DType mmad_dtype() {
 
 template <class Op>
 void fill_mmad(Op& op, const MmadParams& p, CallSite site, const char* api) {
-  if (p.kDirectionAlign) aicore::frontend::fail(site, api, "kDirectionAlign = true is not modelled yet");
+  // Mmad takes kDirectionAlign from the struct (float only, checked with the instruction);
+  // MmadWithSparse (int8) has no such field.
+  if (std::is_same<Op, aicore::isa::MmadWithSparse>::value && p.kDirectionAlign)
+    aicore::frontend::fail(site, api, "kDirectionAlign = true is not modelled for MmadWithSparse (int8)");
   aicore::isa::fill_from_params(op, p);
 }
 
