@@ -253,9 +253,6 @@ struct FieldCheck {
                                           "-column blocks: nSize must be a multiple of " +
                                           std::to_string(cols) + " (got " + std::to_string(o.nSize) + ")");
       need_align("dst", o.dst, 32);
-      if (output_size(o) == 1)
-        fail(FaultKind::Unsupported, std::string("an NZ output of int8 (quantPre ") + to_string(o.quantPre) +
-                                         ": two column blocks merged into 32-byte rows) is not modelled");
       if (o.ndNum != 1)
         fail(FaultKind::InvalidField,
              "ndNum, srcNdStride and dstNdStride are for row-major (NZ2ND) output: an "
@@ -383,7 +380,7 @@ struct FootprintOf {
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
            false);
-    if (o.nz) {  // column block c at c * dstStride * 32, its mSize rows of 16 (8 split) elements contiguous
+    if (o.nz) {  // column block c at c * dstStride * 32, its mSize rows of 16 (8 split, 32 int8) contiguous
       const uint64_t cols = nz_block_columns(o), blocks = ceil_div(o.nSize, cols);
       fp.add(Space::GM, o.dst.tensor, o.dst.offset,
              o.dst.offset + (blocks - 1) * uint64_t{o.dstStride} * 32 +

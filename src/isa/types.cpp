@@ -194,6 +194,10 @@ uint32_t output_size(const Fixpipe& f) {
   return byte_size(output_dtype(f));  // never int4 (no quantPre makes it)
 }
 
+uint32_t nz_block_columns(const Fixpipe& f) {
+  return f.channelSplit ? 8 : output_size(f) == 1 ? 32 : 16;
+}
+
 }  // namespace aicore::isa
 
 namespace aicore::isa {

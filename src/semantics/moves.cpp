@@ -251,12 +251,16 @@ void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
   for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
     const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
     uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;
+    // NZ: block c, row j; int8 merges L0C blocks 2b and 2b + 1 into 32-byte rows of output block b.
+    const auto nz_at = [&](uint32_t c, uint32_t j) {
+      if (es == 1) return dst + uint64_t{c / 2} * op.dstStride * 32 + uint64_t{j} * 32 + (c % 2) * 16;
+      return dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es;
+    };
     for (uint32_t j = 0; j < op.mSize; ++j)
       for (uint32_t c = 0; c < blocks; ++c)
         f(src + (uint64_t{c} * op.srcStride + j) * 64,
-          op.nz ? dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es  // NZ: block c, row j
-                : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
-          c * 16, std::min<uint32_t>(16, op.nSize - c * 16));
+          op.nz ? nz_at(c, j) : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es, c * 16,
+          std::min<uint32_t>(16, op.nSize - c * 16));
   }
 }
 
