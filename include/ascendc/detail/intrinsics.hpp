@@ -561,8 +561,11 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCo
 }
 
 // The per-channel quantisation table of later DataCopy(GM, CO1, ...) calls: quantPre, a tensor in
-// the fixpipe buffer (C2PIPE2GM). reluPre is reserved (the docs: pass an empty LocalTensor), as is
-// isUnitFlag (keep false).
+// the fixpipe buffer (C2PIPE2GM). reluPre is reserved (the docs: pass an empty LocalTensor).
+// isUnitFlag = true clears the unit flags of L0C's 512-byte blocks (the docs' "UnitFlag clear
+// flag"; Huawei's unitFlag sample calls it with its CO1 tensor after the last Fixpipe): the
+// simulator keeps no unit-flag state once a Fixpipe with unitFlag 3 has taken its blocks, so the
+// clear changes nothing (no instruction); a quantPre outside the fixpipe buffer then sets no table.
 template <typename T>
 void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
                       CallSite site = CallSite::here()) {
@@ -570,8 +573,7 @@ void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quant
   if (reluPre.GetPosition() != TPosition::MAX)
     aicore::frontend::fail(site, api,
                            "reluPre is reserved (the docs: not enabled yet): pass an empty LocalTensor");
-  if (isUnitFlag)
-    aicore::frontend::fail(site, api, "isUnitFlag is reserved (the docs: keep the default, false)");
+  if (isUnitFlag && GetPhyType(quantPre.GetPosition()) != Hardware::FIXBUF) return;
   if (GetPhyType(quantPre.GetPosition()) != Hardware::FIXBUF)
     aicore::frontend::fail(site, api, "quantPre must be a tensor in the fixpipe buffer (C2PIPE2GM)");
   aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);
