@@ -187,6 +187,14 @@ struct Exact {
       out.seal();
     }
     out.open("dst", o.dst.space, 0, true);
+    if (s.size == 4 && (o.enTranspose || o.dst.space == Space::L0B)) {  // b32 transposed: element by element
+      for (uint64_t i = 0; i < o.mExtension; ++i)
+        for (uint64_t j = 0; j < o.kExtension; ++j) {
+          const uint64_t d = o.dst.offset + load3d_dest(o, s, i, j);
+          out.append(d, d + 4);
+        }
+      return out.seal();
+    }
     const bool transposed = o.dst.space == Space::L0B || o.enTranspose;
     for (uint64_t m1 = 0; m1 < s.m1; ++m1) {
       const uint64_t rows = std::min<uint64_t>(16, o.mExtension - m1 * 16);

@@ -113,18 +113,20 @@ struct FieldCheck {
       fail(FaultKind::Unsupported,
            "fMatrixCtrl=1 (the map from the right FMATRIX register) is not modelled (only 0, as the docs "
            "say)");
-    if (s.size < 4 && (o.padValue >> (8 * s.size)) != 0)
+    const uint32_t pad_bits = bits_of(o.dtype);
+    if (pad_bits < 32 && (o.padValue >> pad_bits) != 0)
       fail(FaultKind::InvalidField, "padValue " + num(o.padValue) + " does not fit one " +
-                                        to_string(o.dtype) + " element (" + num(s.size) + " bytes)");
-    if (o.dst.space == Space::L0B && s.size != 2)
-      fail(s.size == 1 ? FaultKind::InvalidField : FaultKind::Unsupported,
-           std::string("LoadData3DV2 into L0B takes half or bf16") +
-               (s.size == 1 ? " (the docs exclude b8)" : " (b32 into L0B is not modelled)") + ", not " +
+                                        to_string(o.dtype) + " element (" + num(pad_bits) + " bits)");
+    const bool b4 = o.dtype == DType::Int4;
+    if (o.dst.space == Space::L0B && s.size == 1)
+      fail(b4 ? FaultKind::Unsupported : FaultKind::InvalidField,
+           std::string("LoadData3DV2 into L0B takes half, bf16, float or int32") +
+               (b4 ? " (b4 into L0B is not modelled)" : " (the docs exclude b8)") + ", not " +
                to_string(o.dtype));
-    if (o.enTranspose && o.dst.space == Space::L0A && s.size != 2)
-      fail(s.size == 1 ? FaultKind::InvalidField : FaultKind::Unsupported,
-           std::string("enTranspose into L0A takes half or bf16") +
-               (s.size == 1 ? " (the docs exclude b8)" : " (b32 transposed is not modelled)") + ", not " +
+    if (o.enTranspose && o.dst.space == Space::L0A && s.size == 1)
+      fail(b4 ? FaultKind::Unsupported : FaultKind::InvalidField,
+           std::string("enTranspose into L0A takes half, bf16, float or int32") +
+               (b4 ? " (b4 transposed is not modelled)" : " (the docs exclude b8)") + ", not " +
                to_string(o.dtype));
     if (o.strideW == 0 || o.strideH == 0)
       fail(FaultKind::InvalidField, "strideW and strideH must be 1..63 (got strideW=" + num(o.strideW) +
@@ -173,6 +175,9 @@ struct FieldCheck {
   void operator()(const LoadDataWithTranspose& o) const {
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
+    if (o.dtype == DType::Int4 && o.dst.space != Space::L0B)
+      fail(FaultKind::InvalidField, "int4 (b4) squares transpose into L0B only (the docs' b4 form), not " +
+                                        std::string(to_string(o.dst.space)));
     if (!(o.addrMode == 0))
       fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
   }
@@ -422,10 +427,12 @@ uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, 
 // Row k, column j of destination fractal f is, in the square S:
 //   b16: S[j][k] of the 16 x 16 fractal;
 //   b8:  S[j][16f + k] of the 32 x 32 square the two 16 x 32 fractals make stacked;
+//   b4:  S[j][16f + k] of the 64 x 64 square the four 16 x 64 fractals make stacked (a nibble index);
 //   b32: S[8f + j][k] of the 16 x 16 square the two 16 x 8 fractals make side by side.
 uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col) {
   switch (bits_of(t)) {
-    case 4:  // not transposed (refused by check); the b8 rule keeps the arithmetic defined
+    case 4:
+      return uint64_t{col} * 64 + 16 * fractal + row;
     case 8:
       return uint64_t{col} * 32 + 16 * fractal + row;
     case 16:
@@ -474,7 +481,7 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
   if (const auto* l = std::get_if<LoadDataWithTranspose>(&op))
     return uint64_t{l->repeatTimes} * transpose_fractals(l->dtype) * kFractalBytes;
   if (const auto* l = std::get_if<LoadData3DV2>(&op))  // the elements written
-    return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * load3d_shape(*l).size;
+    return load3d_shape(*l).noop ? 0 : bytes_of(l->dtype, uint64_t{l->mExtension} * l->kExtension);
   return 0;  // Mmad, MmadWithSparse, sync
 }
 

@@ -203,7 +203,7 @@ uint32_t nz_block_columns(const Fixpipe& f) {
 namespace aicore::isa {
 
 uint32_t transpose_fractals(DType t) {
-  return bits_of(t) == 16 ? 1 : 2;
+  return bits_of(t) == 16 ? 1 : bits_of(t) == 4 ? 4 : 2;
 }
 
 }  // namespace aicore::isa

@@ -131,7 +131,10 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   aicore::isa::DataCopyNd2Nz op;
   op.dst = detail::operand(dst, detail::Space::L1, detail::Space::L1, "dst", site, api);
   op.src = detail::gm_operand(src, site, api);
-  op.dtype = detail::dtype_of<T>();
+  // The ND2NZ copy has b8, b16 and b32 forms and no b4 one: int4b_t data moves by the b8 form with
+  // the parameters as they are, so dValue, srcDValue and the matrix strides count bytes (element
+  // pairs), as Huawei's int4 samples set them (docs/ascendc.md, "int4").
+  op.dtype = std::is_same<T, int4b_t>::value ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
@@ -209,8 +212,6 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                 "SetFmatrix / SetLoadDataPaddingValue is not supported yet by aicore-sim");
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "LoadData (Load3Dv2) takes 1-, 2- or 4-byte elements");
-  static_assert(!std::is_same<T, int4b_t>::value,
-                "LoadData (Load3Dv2) of int4b_t is not supported yet by aicore-sim");
   const char* api = "LoadData (Load3Dv2)";
   aicore::isa::LoadData3DV2 op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -224,11 +225,13 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   std::memcpy(bytes, &params.padValue, sizeof(T));  // the element as it is stored in L1
   op.padValue = 0;
   for (size_t b = 0; b < sizeof(T); ++b) op.padValue |= uint32_t{bytes[b]} << (8 * b);
+  if (std::is_same<T, int4b_t>::value) op.padValue &= 0xF;  // int4b_t keeps its nibble in a byte
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
 
-// L1 (A1/B1) -> L0A (A2) or L0B (B2), each square transposed: b8 two 16 x 32 fractals as a
+// L1 (A1/B1) -> L0A (A2) or L0B (B2), each square transposed: b4 (int4b_t, into L0B) four 16 x 64
+// fractals as a 64 x 64 square, b8 two 16 x 32 fractals as a
 // 32 x 32 square, b16 one 16 x 16 fractal, b32 two 16 x 8 fractals as a 16 x 16 square
 // (docs/semantics.md, "LoadDataWithTranspose"). The fields are copied by name.
 template <typename T>
@@ -237,8 +240,6 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   static_assert(
       sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
       "LoadDataWithTranspose takes int8_t/uint8_t, half/bfloat16_t or float/int32_t/uint32_t tensors");
-  static_assert(!std::is_same<T, int4b_t>::value,
-                "LoadDataWithTranspose of int4b_t is not supported yet by aicore-sim");
   const char* api = "LoadDataWithTranspose";
   aicore::isa::LoadDataWithTranspose op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
