@@ -296,3 +296,73 @@ TEST_CASE("Matmul API: a 1-core kernel takes the cycles of the same gen trace ru
   CHECK(kernel_cycles > 0);
   CHECK(kernel_cycles == stats_of(dir.file("run"))["cycles"].get<uint64_t>());
 }
+
+TEST_CASE("Matmul API: a constant tiling (GetMMConfig + GetMatmulApiTiling) runs bit-exact, full and partial",
+          "[matmul_api]") {
+  // VARIANT BLOCKS M N K SINGLE_M SINGLE_N: two halves of M (the best-practice "L2 cache" loop),
+  // parts of 64 rows; N = 448 leaves the second column of parts a 192-column tail (SetTail).
+  for (const std::string c : {"full 4 256 448 512 64 256", "full-unit 4 256 448 512 64 256",
+                              "full 1 128 256 512 64 256", "partial 4 256 448 512 64 256"}) {
+    TempDir dir;
+    const Result r = run_kernel("matmul_constant", c, {"--out=" + dir.file("out"), "-q"});
+    INFO(c << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("matmul_constant: ok") != std::string::npos);
+    for (const auto& launch : std::filesystem::directory_iterator(dir.file("out"))) {
+      const auto checks = nlohmann::json::parse(slurp(launch.path().string() + "/checks.json"));
+      CHECK(checks["errors"] == 0);
+      CHECK(checks["warnings"] == 0);
+    }
+  }
+}
+
+TEST_CASE("Matmul API: the constant tiling's packets are what the kernel set (depth / step)",
+          "[matmul_api]") {
+  // kFull: depthA1 8 / stepKa 4 and depthB1 4 / stepKb 2: A moves 4 base-K blocks a copy, B 2.
+  TempDir dir;
+  const Result r = run_kernel("matmul_constant", "full 1 128 256 512 64 256",
+                              {"--out=" + dir.file("out"), "--emit-trace", "-q"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string src = std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/matmul_constant.cpp";
+  const auto st = statements_at(dir.file("out/mm_full/kernel.trace"), {line_of(src, "// ITERATE_ALL")});
+  // Per IterateAll (two of them): K = 512 is 2 packets of A (4 base-K blocks of 64: dValue 256)
+  // and 4 of B (N x K, 2 blocks: dValue 128), one block of C.
+  int a_copies = 0, b_copies = 0, other = 0;
+  for (const std::string& s : st) {
+    if (s.rfind("DataCopyNd2Nz", 0) != 0) continue;
+    if (s.find(" dValue=256 ") != std::string::npos)
+      ++a_copies;
+    else if (s.find(" dValue=128 ") != std::string::npos)
+      ++b_copies;
+    else
+      ++other;
+  }
+  CHECK(a_copies == 2 * 2);
+  CHECK(b_copies == 2 * 4);
+  CHECK(other == 0);
+}
+
+TEST_CASE("Matmul API: a partial constant tiling needs a tiling with its base (errors at IterateAll)",
+          "[matmul_api]") {
+  const std::string src = std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/matmul_constant.cpp";
+  const std::string at =
+      "matmul_constant.cpp:" + std::to_string(line_of(src, "// ITERATE_ALL")) + ": error: ";
+  {
+    const Result r = run_kernel("matmul_constant", "mismatch 1 128 256 512 64 256", {"-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(r.err.find(at +
+                     "Matmul::IterateAll: the tiling's base 64 x 128 x 64 is not the constant tiling's 64 x "
+                     "64 x 64 (the config's basicM/N/K must be what the tiling computed)") !=
+          std::string::npos);
+  }
+  {
+    const Result r = run_kernel("matmul_constant", "no-tiling 1 128 256 512 64 256", {"-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(r.err.find(
+              at + "Matmul::IterateAll: the Matmul object's constant tiling has no singleCoreM/N/K (partial "
+                   "constants): REGIST_MATMUL_OBJ or Init must give it a TCubeTiling") != std::string::npos);
+  }
+}
