@@ -269,11 +269,11 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
     if (v % 16)
       fail(site, api,
            std::string(what) + " = " + num(v) +
-               " is not a multiple of 16: aicore-sim's Matmul (the gen schedule) needs M, N and K, the parts "
-               "and tails in multiples of 16");
+               " is not a multiple of 16: aicore-sim's Matmul (the gen schedule) needs M, N and K (and, with "
+               "a bias, the parts' N) in multiples of 16");
   };
-  m16("the part's M (tailM / singleCoreM)", rows);
-  m16("the part's N (tailN / singleCoreN)", cols);
+  // A part of any size is padded to whole fractals (not with a bias: its copies move whole blocks).
+  if (has_bias_) m16("the part's N (tailN / singleCoreN) with a bias", cols);
   m16("K", k);
   m16("M", org_m);
   m16("N", org_n);

@@ -86,17 +86,29 @@ TEST_CASE("Matmul API: IterateAll is bit-exact on 1, 2 and 24 blocks with uneven
       "144 48 208 24 bf16 nd norm",   // more blocks than 16-row parts allow: fewer cores used
       "528 64 560 4 half nd norm",    // 5 x 1 base blocks per core, the last 16 rows
       // The Iterate / GetTensorC loop instead of IterateAll.
-      "272 160 288 1 half nt norm-iterate", "160 64 96 2 half nt mdl-iterate",
-      "528 64 560 4 float nd mdl-iterate", "400 64 432 24 float nd norm-iterate",
+      "272 160 288 1 half nt norm-iterate",
+      "160 64 96 2 half nt mdl-iterate",
+      "528 64 560 4 float nd mdl-iterate",
+      "400 64 432 24 float nd norm-iterate",
       // C's base blocks along M first (SetTraverse(FIRSTM): iterateOrder ORDER_M).
-      "272 160 288 1 half nt norm-orderm", "528 64 560 4 float nd mdl-iterate-orderm",
+      "272 160 288 1 half nt norm-orderm",
+      "528 64 560 4 float nd mdl-iterate-orderm",
       // SetBias (C = bias + A x B): one block of one K step, several blocks and K steps, NORM and
       // MDL, IterateAll and the loop, 2 and 24 cores, a half bias.
-      "64 64 80 1 float nd norm-bias", "272 160 288 1 half nt norm-bias", "272 160 288 1 float nd mdl-bias",
-      "528 64 560 4 float nd mdl-iterate-bias", "160 64 96 2 half nt norm-iterate-bias",
-      "400 64 432 24 float nd norm-bias", "272 160 288 1 float nt norm-biash",
+      "64 64 80 1 float nd norm-bias",
+      "272 160 288 1 half nt norm-bias",
+      "272 160 288 1 float nd mdl-bias",
+      "528 64 560 4 float nd mdl-iterate-bias",
+      "160 64 96 2 half nt norm-iterate-bias",
+      "400 64 432 24 float nd norm-bias",
+      "272 160 288 1 float nt norm-biash",
       "272 64 288 1 float nt norm-orderm-bias",
       "272 160 288 1 half nt norm-bias-off",  // SetBias, then DisableBias: no bias added
+      // SetSingleShape with parts of 683 columns (not a multiple of 16) and 48 rows: 2 x 3 parts,
+      // the last column of parts 10 wide; B transposed (the best-practice split) and as it is.
+      "96 64 1376 6 half nt norm-single",
+      "96 128 1376 6 float nd mdl-single",
+      "96 64 1376 6 half nt norm-iterate-single",
   };
   for (const std::string& c : cases) {
     TempDir dir;
