@@ -99,6 +99,12 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
         if (g < 0) continue;
         const uint64_t group = l3->src.offset + static_cast<uint64_t>(g);
         if (!undefined(group, group + 32)) continue;
+        if (l3->dtype == isa::DType::Int4) {  // the group moves whole: byte b to byte b of its row
+          const uint64_t d = l3->dst.offset + isa::load3d_dest(*l3, sh, i, j);
+          for (uint64_t b = 0; b < 32; ++b)
+            if (undefined(group + b, group + b + 1)) out.push_back(isa::ByteRange{d + b, d + b + 1});
+          continue;
+        }
         for (uint64_t e = 0; e < sh.c0; ++e)
           if (undefined(group + e * sh.size, group + (e + 1) * sh.size)) {
             const uint64_t d = l3->dst.offset + isa::load3d_dest(*l3, sh, i, j + e);
@@ -117,9 +123,9 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
                                  [](uint64_t v, const isa::ByteRange& r) { return v < r.end; });
       return it != u.end() && it->begin < hi;
     };
-    const uint64_t square = isa::transpose_square_bytes(lt->dtype),
-                   es = isa::byte_size(lt->dtype);  // never int4
-    const uint32_t fractals = isa::transpose_fractals(lt->dtype), cols = 32 / static_cast<uint32_t>(es);
+    const uint64_t square = isa::transpose_square_bytes(lt->dtype), es = isa::byte_size(lt->dtype);
+    const bool b4 = lt->dtype == isa::DType::Int4;  // nibbles: a destination byte from two of them
+    const uint32_t fractals = isa::transpose_fractals(lt->dtype), cols = isa::k0_of(lt->dtype);
     for (uint64_t i = 0; i < lt->repeatTimes; ++i) {
       const uint64_t s = lt->src.offset + (uint64_t{lt->startIndex} + i * lt->srcStride) * square;
       if (!undefined(s, s + square)) continue;
@@ -127,6 +133,12 @@ void CoreChecker::propagate_undefined(const isa::Op& op) {
         const uint64_t d = isa::transpose_dst_fractal(*lt, i, f);
         for (uint32_t k = 0; k < 16; ++k)
           for (uint32_t j = 0; j < cols; ++j) {
+            if (b4) {
+              const uint64_t from = s + isa::transpose_source(lt->dtype, f, k, j) / 2;
+              if (undefined(from, from + 1))
+                out.push_back(isa::ByteRange{d + k * 32 + j / 2, d + k * 32 + j / 2 + 1});
+              continue;
+            }
             const uint64_t from = s + isa::transpose_source(lt->dtype, f, k, j);
             if (undefined(from, from + es))
               out.push_back(isa::ByteRange{d + k * 32 + j * es, d + k * 32 + (j + 1) * es});

@@ -254,4 +254,11 @@ void asc_launch(const char* kernel, uint64_t blocks, const void* stream, const s
   launch(kernel, static_cast<uint32_t>(blocks), body, args, arg_text, site, "<<<>>>");
 }
 
+void asc_null_kernel(const char* kernel, CallSite site) {
+  std::fflush(stdout);
+  std::cerr << site.file << ":" << site.line << ": error: <<<>>>: " << kernel
+            << " is a null kernel pointer (point it at a kernel function before the launch)" << std::endl;
+  std::exit(2);
+}
+
 }  // namespace aicore::frontend

@@ -104,6 +104,32 @@ void MatmulCore::init(const AscendC::tiling::TCubeTiling* tiling, PipeCore* pipe
   }
 }
 
+void MatmulCore::set_constant_tiling(const AscendC::tiling::TCubeTiling& constant) {
+  constant_ = constant;
+  has_constant_ = true;
+}
+
+bool MatmulCore::full_constant() const {
+  return has_constant_ && constant_.singleCoreM > 0 && constant_.singleCoreN > 0 && constant_.singleCoreK > 0;
+}
+
+const AscendC::tiling::TCubeTiling& MatmulCore::tiling(CallSite site, const char* api) const {
+  if (full_constant()) return constant_;
+  if (!has_tiling_)
+    fail(site, api,
+         has_constant_ ? "the Matmul object's constant tiling has no singleCoreM/N/K (partial constants): "
+                         "REGIST_MATMUL_OBJ "
+                         "or Init must give it a TCubeTiling"
+                       : "the Matmul object has no tiling (REGIST_MATMUL_OBJ or Init with a TCubeTiling)");
+  if (has_constant_ && (tiling_.baseM != constant_.baseM || tiling_.baseN != constant_.baseN ||
+                        tiling_.baseK != constant_.baseK))
+    fail(site, api,
+         "the tiling's base " + num(tiling_.baseM) + " x " + num(tiling_.baseN) + " x " + num(tiling_.baseK) +
+             " is not the constant tiling's " + num(constant_.baseM) + " x " + num(constant_.baseN) + " x " +
+             num(constant_.baseK) + " (the config's basicM/N/K must be what the tiling computed)");
+  return tiling_;
+}
+
 void MatmulCore::set_a(const void* gm, bool transpose, CallSite site) {
   const char* api = "Matmul::SetTensorA";
   need_object(site, api);
@@ -128,7 +154,7 @@ void MatmulCore::set_bias(const void* gm, CallSite site) {
     fail(site, api,
          std::string("a bias of ") + isa::to_string(kind_.bias) +
              " (BIAS_TYPE) is not supported: the bias table takes float, or half converted on the way");
-  if (has_tiling_ && !tiling_.isBias)
+  if ((full_constant() ? constant_.isBias : has_tiling_ ? tiling_.isBias : 1) == 0)
     fail(site, api,
          "the tiling has isBias = 0: a kernel that calls SetBias needs a tiling made with SetBias(true)");
   bias_ = gm_address(gm, site, api);
@@ -196,14 +222,12 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
          "the Matmul object is not registered: REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) "
          "must come before its first use");
   if (ended_) fail(site, api, "the Matmul object was ended already (End)");
-  if (!has_tiling_)
-    fail(site, api, "the Matmul object has no tiling (REGIST_MATMUL_OBJ or Init with a TCubeTiling)");
+  const AscendC::tiling::TCubeTiling& t = tiling(site, api);
   if (!has_a_) fail(site, api, std::string("no A matrix: call SetTensorA before ") + (api + 8));
   if (!has_b_) fail(site, api, std::string("no B matrix: call SetTensorB before ") + (api + 8));
   PipeCore* pipe = PipeCore::current();
   if (!pipe || pipe != pipe_ || pipe->destroyed())
     fail(site, api, "the TPipe the Matmul object was registered with is gone or destroyed");
-  const AscendC::tiling::TCubeTiling& t = tiling_;
   if (has_bias_ && !t.isBias)
     fail(site, api,
          "a bias was set (SetBias) but the tiling has isBias = 0: a kernel that calls SetBias needs a tiling "
@@ -245,11 +269,11 @@ std::vector<isa::Op> MatmulCore::program(CallSite site, const char* api) {
     if (v % 16)
       fail(site, api,
            std::string(what) + " = " + num(v) +
-               " is not a multiple of 16: aicore-sim's Matmul (the gen schedule) needs M, N and K, the parts "
-               "and tails in multiples of 16");
+               " is not a multiple of 16: aicore-sim's Matmul (the gen schedule) needs M, N and K (and, with "
+               "a bias, the parts' N) in multiples of 16");
   };
-  m16("the part's M (tailM / singleCoreM)", rows);
-  m16("the part's N (tailN / singleCoreN)", cols);
+  // A part of any size is padded to whole fractals (not with a bias: its copies move whole blocks).
+  if (has_bias_) m16("the part's N (tailN / singleCoreN) with a bias", cols);
   m16("K", k);
   m16("M", org_m);
   m16("N", org_n);

@@ -209,7 +209,9 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
   int64_t split_m = 1, split_n = 1, pm = m_, pn = n_;
   if (multi_core() && (single_m_ > 0 || single_n_ > 0)) {
     const int64_t sm = single_m_ > 0 ? single_m_ : m_, sn = single_n_ > 0 ? single_n_ : n_;
-    if (sm % 16 || sn % 16) return refuse("SetSingleShape's M and N must be multiples of 16");
+    // Parts of any size (the last fractal's rows and columns past them are padding); with a bias
+    // its copies move whole 32- and 64-byte blocks of the part's columns.
+    if (is_bias_ && sn % 16) return refuse("SetSingleShape's N must be a multiple of 16 with a bias");
     if (single_k_ > 0 && single_k_ != k_)
       return refuse("SetSingleShape's K = " + s(single_k_) + " is not K: splitting K is not supported yet");
     split_m = ceil_div(m_, sm);

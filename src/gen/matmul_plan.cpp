@@ -174,10 +174,14 @@ MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n
 
 MatmulPlan window_plan(const MatmulPlan& whole, uint32_t m_begin, uint32_t rows, uint32_t n_begin,
                        uint32_t cols) {
-  const auto check = [](const char* what, uint32_t begin, uint32_t size, uint32_t limit) {
-    if (size == 0 || size % 16 || begin % 16)
+  // A part may end anywhere (its last fractal's other rows and columns are padding), not with a
+  // bias (whose copies move whole blocks of the part's columns).
+  const bool any_size = !whole.opt.bias;
+  const auto check = [&](const char* what, uint32_t begin, uint32_t size, uint32_t limit) {
+    if (size == 0 || (size % 16 && !any_size) || begin % 16)
       bad(std::string("the part's ") + what + " (" + std::to_string(begin) + "+" + std::to_string(size) +
-          ") must start at and span positive multiples of 16");
+          (any_size ? ") must start at a multiple of 16 and be non-empty"
+                    : ") must start at and span positive multiples of 16 (with a bias)"));
     if (uint64_t{begin} + size > limit)
       bad(std::string("the part's ") + what + " " + std::to_string(begin) + "+" + std::to_string(size) +
           " run past C's " + std::to_string(limit));

@@ -368,7 +368,9 @@ class Builder {
     c.nValue = u16(rows);
     c.dValue = u16(cols);
     c.srcDValue = u16(row_elems);
-    c.dstNzC0Stride = u16(rows);  // rows are multiples of 16: one 16-row fractal column per block
+    // One fractal column per 16 rows: a part's last rows of a tail that is not a multiple of 16
+    // leave their fractal's other rows as they were (the Cube reads rows < m, n only).
+    c.dstNzC0Stride = u16(isa::ceil_div(rows, 16) * 16);
     return c;
   }
 
@@ -389,7 +391,7 @@ class Builder {
   // MTE1: L1 NZ -> L0A Zz, and B -> L0B Zn.
   void load(const Step& st, size_t t) {
     const uint64_t l0a = st.l0 * p0_.l0a_slot, l0b = st.l0 * p0_.l0b_slot;
-    const uint64_t m1 = st.mr / 16, k1 = st.kr / 16, n1 = st.nr / 16;
+    const uint64_t m1 = isa::ceil_div(st.mr, 16), k1 = st.kr / 16, n1 = isa::ceil_div(st.nr, 16);
     // This base block inside its packets: A's NZ packet holds mr/16 fractals per 16 K columns,
     // B's (nt) nr/16; B's (nd) is a packet of K rows, each fractal column its K / 16 fractals.
     const uint64_t kb = p0_.opt.base_k / 16;
@@ -407,10 +409,10 @@ class Builder {
       l3.src = on(Space::L1, l1);
       l3.dtype = s_.dtype;
       l3.l1H = 1;
-      l3.l1W = u16(st.mr);
+      l3.l1W = u16(m1 * 16);
       l3.channelSize = u16(st.kr);
       l3.kExtension = u16(st.kr);
-      l3.mExtension = u16(st.mr);
+      l3.mExtension = u16(m1 * 16);
       op(l3);
     } else if (k1 <= m1) {
       for (uint64_t k = 0; k < k1; ++k)
@@ -453,7 +455,8 @@ class Builder {
     if (st.first_k && !uf) wait(Pipe::FIX, Pipe::M, st.c);
     // Small blocks ((m/16)*(n/16) <= 10, as in program.cpp) are not ordered by the Cube itself:
     // the accumulating Mmad waits for the previous K step's with a barrier (docs/checking.md).
-    if (!st.first_k && (st.mr / 16) * (st.nr / 16) <= 10) op(isa::PipeBarrier{Pipe::M, false});
+    if (!st.first_k && isa::ceil_div(st.mr, 16) * isa::ceil_div(st.nr, 16) <= 10)
+      op(isa::PipeBarrier{Pipe::M, false});
     isa::MmadCommon mm;
     mm.dst = on(Space::L0C, st.c * p0_.l0c_slot);
     mm.fm = on(Space::L0A, st.l0 * p0_.l0a_slot);
@@ -487,7 +490,7 @@ class Builder {
     if (s_.c_dtype == isa::DType::BF16) fx.quantPre = isa::QuantMode::F322BF16;
     fx.nSize = u16(st.nr);
     fx.mSize = u16(st.mr);
-    fx.srcStride = u16(st.mr);
+    fx.srcStride = u16(isa::ceil_div(st.mr, 16) * 16);
     fx.dstStride = s_.N;
     if (uf) fx.unitFlag = isa::kUnitFlagFlip;
     op(fx);

@@ -187,6 +187,14 @@ struct Exact {
       out.seal();
     }
     out.open("dst", o.dst.space, 0, true);
+    if (s.size == 4 && (o.enTranspose || o.dst.space == Space::L0B)) {  // b32 transposed: element by element
+      for (uint64_t i = 0; i < o.mExtension; ++i)
+        for (uint64_t j = 0; j < o.kExtension; ++j) {
+          const uint64_t d = o.dst.offset + load3d_dest(o, s, i, j);
+          out.append(d, d + 4);
+        }
+      return out.seal();
+    }
     const bool transposed = o.dst.space == Space::L0B || o.enTranspose;
     for (uint64_t m1 = 0; m1 < s.m1; ++m1) {
       const uint64_t rows = std::min<uint64_t>(16, o.mExtension - m1 * 16);
@@ -219,17 +227,20 @@ struct Exact {
     out.seal();
   }
 
-  // A in L0A (Zz): fractal (m1, k1) at (m1 * K1 + k1) * 512, row = m % 16, bytes of k < K.
-  void zz(const MmadCommon& o, uint64_t k_bytes) {
+  // A in L0A (Zz): fractal (m1, k1) at (m1 * K1s + k1) * 512, row = m % 16, bytes of k < K; K1s
+  // is K1 (the fractals along k), or more when the block's K is padded (kDirectionAlign): the
+  // padding fractals are not read.
+  void zz(const MmadCommon& o, uint64_t k_bytes, uint64_t k1_stride = 0) {
     const uint64_t m1n = ceil_div(o.m, 16), k1n = ceil_div(k_bytes, 32);
+    const uint64_t k1s = k1_stride ? k1_stride : k1n;
     out.open("fm", Space::L0A, 0, false);
-    if (o.m % 16 == 0 && k_bytes % 32 == 0) {  // no padding: every fractal whole, one range
+    if (o.m % 16 == 0 && k_bytes % 32 == 0 && k1s == k1n) {  // no padding: every fractal whole, one range
       out.append(o.fm.offset, o.fm.offset + m1n * k1n * kFractalBytes);
       return out.seal();
     }
     for (uint64_t m1 = 0; m1 < m1n; ++m1)
       for (uint64_t k1 = 0; k1 < k1n; ++k1)
-        rows_of(out, o.fm.offset + (m1 * k1n + k1) * kFractalBytes, std::min<uint64_t>(16, o.m - m1 * 16),
+        rows_of(out, o.fm.offset + (m1 * k1s + k1) * kFractalBytes, std::min<uint64_t>(16, o.m - m1 * 16),
                 std::min<uint64_t>(32, k_bytes - k1 * 32), 32);
     out.seal();
   }
@@ -281,7 +292,7 @@ struct Exact {
   void operator()(const Mmad& o) {
     if (o.m == 0 || o.n == 0 || o.k == 0) return;
     const uint64_t k_bytes = bytes_of(o.dtype, o.k);  // int4: an odd k reads its last byte whole
-    zz(o, k_bytes);
+    zz(o, k_bytes, mmad_a_k_fractals(o));
     zn("filter", Space::L0B, o.filter.offset, o.n, k_bytes, kFractalBytes, 32, 1);
     c_matrix(o);
   }

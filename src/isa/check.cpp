@@ -113,18 +113,20 @@ struct FieldCheck {
       fail(FaultKind::Unsupported,
            "fMatrixCtrl=1 (the map from the right FMATRIX register) is not modelled (only 0, as the docs "
            "say)");
-    if (s.size < 4 && (o.padValue >> (8 * s.size)) != 0)
+    const uint32_t pad_bits = bits_of(o.dtype);
+    if (pad_bits < 32 && (o.padValue >> pad_bits) != 0)
       fail(FaultKind::InvalidField, "padValue " + num(o.padValue) + " does not fit one " +
-                                        to_string(o.dtype) + " element (" + num(s.size) + " bytes)");
-    if (o.dst.space == Space::L0B && s.size != 2)
-      fail(s.size == 1 ? FaultKind::InvalidField : FaultKind::Unsupported,
-           std::string("LoadData3DV2 into L0B takes half or bf16") +
-               (s.size == 1 ? " (the docs exclude b8)" : " (b32 into L0B is not modelled)") + ", not " +
+                                        to_string(o.dtype) + " element (" + num(pad_bits) + " bits)");
+    const bool b4 = o.dtype == DType::Int4;
+    if (o.dst.space == Space::L0B && s.size == 1)
+      fail(b4 ? FaultKind::Unsupported : FaultKind::InvalidField,
+           std::string("LoadData3DV2 into L0B takes half, bf16, float or int32") +
+               (b4 ? " (b4 into L0B is not modelled)" : " (the docs exclude b8)") + ", not " +
                to_string(o.dtype));
-    if (o.enTranspose && o.dst.space == Space::L0A && s.size != 2)
-      fail(s.size == 1 ? FaultKind::InvalidField : FaultKind::Unsupported,
-           std::string("enTranspose into L0A takes half or bf16") +
-               (s.size == 1 ? " (the docs exclude b8)" : " (b32 transposed is not modelled)") + ", not " +
+    if (o.enTranspose && o.dst.space == Space::L0A && s.size == 1)
+      fail(b4 ? FaultKind::Unsupported : FaultKind::InvalidField,
+           std::string("enTranspose into L0A takes half, bf16, float or int32") +
+               (b4 ? " (b4 transposed is not modelled)" : " (the docs exclude b8)") + ", not " +
                to_string(o.dtype));
     if (o.strideW == 0 || o.strideH == 0)
       fail(FaultKind::InvalidField, "strideW and strideH must be 1..63 (got strideW=" + num(o.strideW) +
@@ -173,6 +175,9 @@ struct FieldCheck {
   void operator()(const LoadDataWithTranspose& o) const {
     need_align("dst", o.dst, kFractalBytes);
     need_align("src", o.src, 32);
+    if (o.dtype == DType::Int4 && o.dst.space != Space::L0B)
+      fail(FaultKind::InvalidField, "int4 (b4) squares transpose into L0B only (the docs' b4 form), not " +
+                                        std::string(to_string(o.dst.space)));
     if (!(o.addrMode == 0))
       fail(FaultKind::Unsupported, "addrMode " + std::to_string(o.addrMode) + " is not modelled (only 0)");
   }
@@ -203,7 +208,13 @@ struct FieldCheck {
       fail(f == QuantWordFault::Shift ? FaultKind::Unsupported : FaultKind::InvalidField,
            std::string("deqScalar (for quantPre ") + to_string(o.quantPre) + ") " + describe(f));
   }
-  void operator()(const Mmad& o) const { mmad_common(o, 64); }
+  void operator()(const Mmad& o) const {
+    mmad_common(o, 64);
+    if (o.kDirectionAlign && o.dtype != DType::Float)
+      fail(FaultKind::Unsupported,
+           std::string("kDirectionAlign is modelled for float only (its documented use: ") +
+               "A's K padded to 16 in L0A), not " + to_string(o.dtype));
+  }
   void operator()(const MmadWithSparse& o) const {
     mmad_common(o, kCFractalBytes);
     if (!(o.k % 4 == 0))
@@ -247,9 +258,6 @@ struct FieldCheck {
                                           "-column blocks: nSize must be a multiple of " +
                                           std::to_string(cols) + " (got " + std::to_string(o.nSize) + ")");
       need_align("dst", o.dst, 32);
-      if (output_size(o) == 1)
-        fail(FaultKind::Unsupported, std::string("an NZ output of int8 (quantPre ") + to_string(o.quantPre) +
-                                         ": two column blocks merged into 32-byte rows) is not modelled");
       if (o.ndNum != 1)
         fail(FaultKind::InvalidField,
              "ndNum, srcNdStride and dstNdStride are for row-major (NZ2ND) output: an "
@@ -356,7 +364,8 @@ struct FootprintOf {
   void operator()(const Mmad& o) {
     if (o.m == 0 || o.n == 0 || o.k == 0) return;
     const uint64_t k1 = ceil_div(o.k, k0_of(o.dtype));
-    mmad(o, ceil_div(o.m, 16) * k1, k1 * ceil_div(o.n, 16), false);
+    // A's blocks are mmad_a_k_fractals apart; the last block's padding (kDirectionAlign) is not read.
+    mmad(o, (ceil_div(o.m, 16) - 1) * mmad_a_k_fractals(o) + k1, k1 * ceil_div(o.n, 16), false);
   }
   void operator()(const MmadWithSparse& o) {
     if (o.m == 0 || o.n == 0 || o.k == 0) return;
@@ -376,7 +385,7 @@ struct FootprintOf {
            o.src.offset + nd * o.srcNdStride * uint64_t{kCFractalBytes} +
                ((cblocks - 1) * o.srcStride + o.mSize - 1) * 64 + tail * 4,
            false);
-    if (o.nz) {  // column block c at c * dstStride * 32, its mSize rows of 16 (8 split) elements contiguous
+    if (o.nz) {  // column block c at c * dstStride * 32, its mSize rows of 16 (8 split, 32 int8) contiguous
       const uint64_t cols = nz_block_columns(o), blocks = ceil_div(o.nSize, cols);
       fp.add(Space::GM, o.dst.tensor, o.dst.offset,
              o.dst.offset + (blocks - 1) * uint64_t{o.dstStride} * 32 +
@@ -418,10 +427,12 @@ uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, 
 // Row k, column j of destination fractal f is, in the square S:
 //   b16: S[j][k] of the 16 x 16 fractal;
 //   b8:  S[j][16f + k] of the 32 x 32 square the two 16 x 32 fractals make stacked;
+//   b4:  S[j][16f + k] of the 64 x 64 square the four 16 x 64 fractals make stacked (a nibble index);
 //   b32: S[8f + j][k] of the 16 x 16 square the two 16 x 8 fractals make side by side.
 uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col) {
   switch (bits_of(t)) {
-    case 4:  // not transposed (refused by check); the b8 rule keeps the arithmetic defined
+    case 4:
+      return uint64_t{col} * 64 + 16 * fractal + row;
     case 8:
       return uint64_t{col} * 32 + 16 * fractal + row;
     case 16:
@@ -433,6 +444,11 @@ uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col)
 
 uint32_t k0_of(DType t) {
   return 256 / bits_of(t);
+}
+
+uint64_t mmad_a_k_fractals(const Mmad& o) {
+  const uint64_t k1 = ceil_div(o.k, k0_of(o.dtype));
+  return o.kDirectionAlign ? ceil_div(k1, 2) * 2 : k1;
 }
 
 uint64_t Limits::capacity(Space s, uint32_t tensor) const {
@@ -465,7 +481,7 @@ uint64_t bytes_moved(const Op& op, const Footprint&) {
   if (const auto* l = std::get_if<LoadDataWithTranspose>(&op))
     return uint64_t{l->repeatTimes} * transpose_fractals(l->dtype) * kFractalBytes;
   if (const auto* l = std::get_if<LoadData3DV2>(&op))  // the elements written
-    return load3d_shape(*l).noop ? 0 : uint64_t{l->mExtension} * l->kExtension * load3d_shape(*l).size;
+    return load3d_shape(*l).noop ? 0 : bytes_of(l->dtype, uint64_t{l->mExtension} * l->kExtension);
   return 0;  // Mmad, MmadWithSparse, sync
 }
 

@@ -17,9 +17,10 @@ uint32_t outputs(uint32_t in, uint32_t pad_a, uint32_t pad_b, uint32_t filter, u
 
 Load3DShape load3d_shape(const LoadData3DV2& op) {
   Load3DShape s;
-  // int4 is refused by the descriptor (check); counted as a byte here so the geometry stays defined.
+  // int4: C0 = 64 elements in a 32-byte group, moved whole (only into L0A as it is, where a group is
+  // one fractal row); `size` counts it as a byte so that a group's offset within a row stays 0.
   s.size = op.dtype == DType::Int4 ? 1 : byte_size(op.dtype);
-  s.c0 = 32 / s.size;
+  s.c0 = k0_of(op.dtype);
   s.hk = op.filterH + (op.filterSizeH ? 256u : 0u);
   s.wk = op.filterW + (op.filterSizeW ? 256u : 0u);
   s.noop = op.l1H == 0 || op.l1W == 0 || op.channelSize == 0 || op.kExtension == 0 || op.mExtension == 0 ||
@@ -33,7 +34,15 @@ Load3DShape load3d_shape(const LoadData3DV2& op) {
   s.map_bytes = uint64_t{s.c1} * op.l1H * op.l1W * 32;
   s.m1 = ceil_div(op.mExtension, 16);
   s.k1 = ceil_div(op.kExtension, s.c0);
-  s.dst_bytes = s.m1 * s.k1 * kFractalBytes;
+  // L0A with enTranspose holds the transposed window: kExtension rows of 16-row fractals, each
+  // ceil(mExtension / C0) fractals across (b16: the same count as the window's own).
+  // L0B holds the window as B in Zn: ceil(mExtension / C0) fractal rows of K, ceil(kExtension / 16)
+  // of N.
+  const bool transposed_a = op.enTranspose && op.dst.space == Space::L0A;
+  s.dst_bytes = (transposed_a                 ? ceil_div(op.kExtension, 16) * ceil_div(op.mExtension, s.c0)
+                 : op.dst.space == Space::L0B ? ceil_div(op.mExtension, s.c0) * ceil_div(op.kExtension, 16)
+                                              : s.m1 * s.k1) *
+                kFractalBytes;
   return s;
 }
 
@@ -48,10 +57,12 @@ int64_t load3d_source_group(const LoadData3DV2& op, const Load3DShape& s, uint64
 }
 
 uint64_t load3d_dest(const LoadData3DV2& op, const Load3DShape& s, uint64_t i, uint64_t j) {
-  if (op.dst.space == Space::L0B)  // b16: fractal (i / 16, j / 16) of the window, transposed inside
-    return ((i / 16) * s.k1 + j / 16) * kFractalBytes + ((j % 16) * 16 + i % 16) * 2;
-  if (op.enTranspose)  // b16: the transposed window (kExtension x mExtension) in zZ
-    return ((j / 16) * s.m1 + i / 16) * kFractalBytes + ((j % 16) * 16 + i % 16) * 2;
+  if (op.dst.space == Space::L0B)  // Zn: fractal (i / C0, j / 16), row j % 16 (N), element i % C0 (K)
+    return ((i / s.c0) * ceil_div(op.kExtension, 16) + j / 16) * kFractalBytes + (j % 16) * 32 +
+           (i % s.c0) * s.size;
+  if (op.enTranspose)  // the transposed window (kExtension x mExtension) in zZ, 16 x C0 fractals
+    return ((j / 16) * ceil_div(op.mExtension, s.c0) + i / s.c0) * kFractalBytes + (j % 16) * 32 +
+           (i % s.c0) * s.size;
   return ((i / 16) * s.k1 + j / s.c0) * kFractalBytes + (i % 16) * 32 + (j % s.c0) * s.size;
 }
 

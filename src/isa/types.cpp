@@ -194,12 +194,16 @@ uint32_t output_size(const Fixpipe& f) {
   return byte_size(output_dtype(f));  // never int4 (no quantPre makes it)
 }
 
+uint32_t nz_block_columns(const Fixpipe& f) {
+  return f.channelSplit ? 8 : output_size(f) == 1 ? 32 : 16;
+}
+
 }  // namespace aicore::isa
 
 namespace aicore::isa {
 
 uint32_t transpose_fractals(DType t) {
-  return bits_of(t) == 16 ? 1 : 2;
+  return bits_of(t) == 16 ? 1 : bits_of(t) == 4 ? 4 : 2;
 }
 
 }  // namespace aicore::isa

@@ -176,14 +176,16 @@ float bf16_to_float(uint16_t h) {
 
 // Unpacks 512-byte fractals of 16 rows x K0 elements into float rows of k1n * K0 (zero beyond K);
 // `a_side` selects Zz (A) or Zn (B) order. `row(frac_row, kv, dst)` converts kv elements of one row.
+// A's 16-row blocks are `a_stride` fractals apart (k1n, or more with kDirectionAlign's padding).
 template <uint32_t K0, class Row>
 void unpack_fractals(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side,
-                     std::vector<float>& out, Row row) {
+                     std::vector<float>& out, Row row, uint64_t a_stride = 0) {
   const uint32_t kp = k1n * K0;
+  const uint64_t stride = a_stride ? a_stride : k1n;
   out.assign(uint64_t{outer_n} * 16 * kp, 0.0f);
   for (uint32_t o = 0; o < outer_n; ++o)
     for (uint32_t k1 = 0; k1 < k1n; ++k1) {
-      const uint64_t frac_index = a_side ? uint64_t{o} * k1n + k1 : uint64_t{k1} * outer_n + o;
+      const uint64_t frac_index = a_side ? uint64_t{o} * stride + k1 : uint64_t{k1} * outer_n + o;
       const uint8_t* frac = base + frac_index * 512;
       const uint32_t kv = K - k1 * K0 < K0 ? K - k1 * K0 : K0;
       for (uint32_t r = 0; r < 16; ++r) row(frac + r * 32, kv, &out[(uint64_t{o} * 16 + r) * kp + k1 * K0]);
@@ -204,10 +206,10 @@ void unpack_b16(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K,
 
 // float fractals (16 x 8, K0 = 8): the bits as they are.
 void unpack_f32(const uint8_t* base, uint32_t outer_n, uint32_t k1n, uint32_t K, bool a_side,
-                std::vector<float>& out) {
-  unpack_fractals<8>(base, outer_n, k1n, K, a_side, out, [](const uint8_t* src, uint32_t kv, float* dst) {
-    std::memcpy(dst, src, uint64_t{kv} * 4);
-  });
+                std::vector<float>& out, uint64_t a_stride = 0) {
+  unpack_fractals<8>(
+      base, outer_n, k1n, K, a_side, out,
+      [](const uint8_t* src, uint32_t kv, float* dst) { std::memcpy(dst, src, uint64_t{kv} * 4); }, a_stride);
 }
 
 // int32 accumulation wraps like the hardware adder (done in uint32 to stay defined behaviour).
@@ -299,7 +301,7 @@ void mmad(const isa::Mmad& op, const MemoryView& mem) {
   }
   if (op.dtype == isa::DType::Float) {  // products and sums in float32, ascending k (docs/semantics.md §6)
     const uint32_t k1n = ceil_div(op.k, 8);
-    unpack_f32(mem.ptr(op.fm), m1n, k1n, op.k, true, s.af);
+    unpack_f32(mem.ptr(op.fm), m1n, k1n, op.k, true, s.af, isa::mmad_a_k_fractals(op));
     unpack_f32(mem.ptr(op.filter), n1n, k1n, op.k, false, s.bf);
     s.cf.resize(uint64_t{m1n} * n1n * 256);
     gemm_f32(s.af.data(), s.bf.data(), s.cf.data(), m1n * 16, n1n * 16, k1n * 8);

@@ -105,18 +105,27 @@ void load_data(const isa::LoadData& op, const MemoryView& mem) {
 // write in order, so where destinations overlap the later one's fractal stays.
 void load_data_with_transpose(const isa::LoadDataWithTranspose& op, const MemoryView& mem) {
   isa::check(op, mem.limits());
-  const uint32_t es = isa::byte_size(op.dtype), fractals = isa::transpose_fractals(op.dtype);  // never int4
+  const bool b4 = op.dtype == isa::DType::Int4;  // nibbles: transpose_source gives nibble indexes
+  const uint32_t es = isa::byte_size(op.dtype), fractals = isa::transpose_fractals(op.dtype);
   const uint64_t square = isa::transpose_square_bytes(op.dtype);
   const uint8_t* src = mem.ptr(op.src) + uint64_t{op.startIndex} * square;
-  const uint32_t cols = 32 / es;  // elements in a fractal row
-  uint8_t s[2 * kFractalBytes];
+  const uint32_t cols = isa::k0_of(op.dtype);  // elements in a fractal row
+  uint8_t s[4 * kFractalBytes];
   for (uint64_t i = 0; i < op.repeatTimes; ++i) {
     std::memcpy(s, src + i * op.srcStride * square, square);
     for (uint32_t f = 0; f < fractals; ++f) {
       uint8_t* d = mem.ptr(op.dst.space, 0, isa::transpose_dst_fractal(op, i, f));
       for (uint32_t k = 0; k < 16; ++k)
-        for (uint32_t j = 0; j < cols; ++j)
-          std::memcpy(d + k * 32 + j * es, s + isa::transpose_source(op.dtype, f, k, j), es);
+        for (uint32_t j = 0; j < cols; ++j) {
+          const uint64_t from = isa::transpose_source(op.dtype, f, k, j);
+          if (!b4) {
+            std::memcpy(d + k * 32 + j * es, s + from, es);
+            continue;
+          }
+          const uint8_t v = (s[from / 2] >> (4 * (from % 2))) & 0xF;
+          uint8_t& to = d[k * 32 + j / 2];
+          to = j % 2 ? static_cast<uint8_t>((to & 0x0F) | v << 4) : static_cast<uint8_t>((to & 0xF0) | v);
+        }
     }
   }
 }
@@ -131,6 +140,16 @@ void load_data_3dv2(const isa::LoadData3DV2& op, const MemoryView& mem) {
   uint8_t* dst = mem.ptr(op.dst);
   uint8_t pad[4];  // the element's bytes, least significant first (L1 holds elements little-endian)
   for (uint32_t b = 0; b < 4; ++b) pad[b] = static_cast<uint8_t>(op.padValue >> (8 * b));
+  if (op.dtype == isa::DType::Int4) {  // into L0A as it is: each 32-byte C0 group (64 nibbles) whole
+    uint8_t pad_group[32];
+    std::memset(pad_group, static_cast<int>((op.padValue & 0xF) * 0x11), 32);
+    for (uint64_t i = 0; i < op.mExtension; ++i)
+      for (uint64_t j = 0; j < op.kExtension; j += s.c0) {
+        const int64_t group = isa::load3d_source_group(op, s, op.mStartPt + i, op.kStartPt + j);
+        std::memcpy(dst + isa::load3d_dest(op, s, i, j), group < 0 ? pad_group : src + group, 32);
+      }
+    return;
+  }
   for (uint64_t i = 0; i < op.mExtension; ++i)
     for (uint64_t j = 0; j < op.kExtension; j += s.c0) {
       const int64_t group = isa::load3d_source_group(op, s, op.mStartPt + i, op.kStartPt + j);
@@ -251,12 +270,16 @@ void for_each_piece(const isa::Fixpipe& op, const MemoryView& mem, F&& f) {
   for (uint32_t nd = 0; nd < op.ndNum; ++nd) {
     const uint8_t* src = mem.ptr(op.src) + uint64_t{nd} * op.srcNdStride * isa::kCFractalBytes;
     uint8_t* dst = mem.ptr(op.dst) + uint64_t{nd} * op.dstNdStride * es;
+    // NZ: block c, row j; int8 merges L0C blocks 2b and 2b + 1 into 32-byte rows of output block b.
+    const auto nz_at = [&](uint32_t c, uint32_t j) {
+      if (es == 1) return dst + uint64_t{c / 2} * op.dstStride * 32 + uint64_t{j} * 32 + (c % 2) * 16;
+      return dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es;
+    };
     for (uint32_t j = 0; j < op.mSize; ++j)
       for (uint32_t c = 0; c < blocks; ++c)
         f(src + (uint64_t{c} * op.srcStride + j) * 64,
-          op.nz ? dst + uint64_t{c} * op.dstStride * 32 + uint64_t{j} * 16 * es  // NZ: block c, row j
-                : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es,
-          c * 16, std::min<uint32_t>(16, op.nSize - c * 16));
+          op.nz ? nz_at(c, j) : dst + (uint64_t{j} * op.dstStride + uint64_t{c} * 16) * es, c * 16,
+          std::min<uint32_t>(16, op.nSize - c * 16));
   }
 }
 

@@ -43,7 +43,6 @@ TEST_CASE("kernel misuse is an error at the kernel's line", "[checks]") {
       {"gm_free_unknown", 3, "GmFree: the pointer was not returned by GmAlloc"},
       {"fixbuf_relu_tensor", 3,
        "SetFixPipeConfig: reluPre is reserved (the docs: not enabled yet): pass an empty LocalTensor"},
-      {"fixbuf_unit_flag", 3, "SetFixPipeConfig: isUnitFlag is reserved (the docs: keep the default, false)"},
       {"fixbuf_src_not_l1", 3, "DataCopy (L1 -> fixpipe buffer): src must be a tensor in L1 (A1, B1 or C1)"},
       {"fixbuf_empty_copy", 3,
        "DataCopy (L1 -> fixpipe buffer): blockCount and blockLen (128-byte units) must not be 0"},

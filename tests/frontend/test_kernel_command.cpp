@@ -59,15 +59,10 @@ TEST_CASE("APIs not supported yet fail to compile, naming the API", "[kernel_com
         "Mmad: aicore-sim supports (int32_t, int8_t, int8_t), (int32_t, int4b_t, int4b_t), (float, half, "
         "half)",
         "LocalTensor<int4b_t>::GetValue is not supported by aicore-sim (two elements share a byte)",
-        "LocalTensor<int4b_t>::SetValue is not supported",
-        "GlobalTensor<int4b_t>::GetValue is not supported",
+        "LocalTensor<int4b_t>::SetValue is not supported", "GlobalTensor<int4b_t>::GetValue is not supported",
         "GlobalTensor<int4b_t>::SetValue is not supported",
-        "LoadDataWithTranspose of int4b_t is not supported yet by aicore-sim",
-        "LoadData (Load3Dv2) of int4b_t is not supported yet by aicore-sim",
-        "PipeBarrier<PIPE_V>: the Cube core has no Vector pipe",
-        "this HardEvent involves the Vector pipe",
-        "UB positions are AIV-only",
-        "TQue with depth 0 (in-place queues) is not supported",
+        "PipeBarrier<PIPE_V>: the Cube core has no Vector pipe", "this HardEvent involves the Vector pipe",
+        "UB positions are AIV-only", "TQue with depth 0 (in-place queues) is not supported",
         "TBuf: aicore-sim supports TBufs in L1",
         "LocalMemAllocator: only Hardware::L1, L0A, L0B and L0C are supported",
         "ICPU_SET_TILING_KEY is not supported yet"}) {

@@ -86,17 +86,29 @@ TEST_CASE("Matmul API: IterateAll is bit-exact on 1, 2 and 24 blocks with uneven
       "144 48 208 24 bf16 nd norm",   // more blocks than 16-row parts allow: fewer cores used
       "528 64 560 4 half nd norm",    // 5 x 1 base blocks per core, the last 16 rows
       // The Iterate / GetTensorC loop instead of IterateAll.
-      "272 160 288 1 half nt norm-iterate", "160 64 96 2 half nt mdl-iterate",
-      "528 64 560 4 float nd mdl-iterate", "400 64 432 24 float nd norm-iterate",
+      "272 160 288 1 half nt norm-iterate",
+      "160 64 96 2 half nt mdl-iterate",
+      "528 64 560 4 float nd mdl-iterate",
+      "400 64 432 24 float nd norm-iterate",
       // C's base blocks along M first (SetTraverse(FIRSTM): iterateOrder ORDER_M).
-      "272 160 288 1 half nt norm-orderm", "528 64 560 4 float nd mdl-iterate-orderm",
+      "272 160 288 1 half nt norm-orderm",
+      "528 64 560 4 float nd mdl-iterate-orderm",
       // SetBias (C = bias + A x B): one block of one K step, several blocks and K steps, NORM and
       // MDL, IterateAll and the loop, 2 and 24 cores, a half bias.
-      "64 64 80 1 float nd norm-bias", "272 160 288 1 half nt norm-bias", "272 160 288 1 float nd mdl-bias",
-      "528 64 560 4 float nd mdl-iterate-bias", "160 64 96 2 half nt norm-iterate-bias",
-      "400 64 432 24 float nd norm-bias", "272 160 288 1 float nt norm-biash",
+      "64 64 80 1 float nd norm-bias",
+      "272 160 288 1 half nt norm-bias",
+      "272 160 288 1 float nd mdl-bias",
+      "528 64 560 4 float nd mdl-iterate-bias",
+      "160 64 96 2 half nt norm-iterate-bias",
+      "400 64 432 24 float nd norm-bias",
+      "272 160 288 1 float nt norm-biash",
       "272 64 288 1 float nt norm-orderm-bias",
       "272 160 288 1 half nt norm-bias-off",  // SetBias, then DisableBias: no bias added
+      // SetSingleShape with parts of 683 columns (not a multiple of 16) and 48 rows: 2 x 3 parts,
+      // the last column of parts 10 wide; B transposed (the best-practice split) and as it is.
+      "96 64 1376 6 half nt norm-single",
+      "96 128 1376 6 float nd mdl-single",
+      "96 64 1376 6 half nt norm-iterate-single",
   };
   for (const std::string& c : cases) {
     TempDir dir;
@@ -295,4 +307,74 @@ TEST_CASE("Matmul API: a 1-core kernel takes the cycles of the same gen trace ru
   const uint64_t kernel_cycles = stats_of(dir.file("out/mm_half"))["cycles"].get<uint64_t>();
   CHECK(kernel_cycles > 0);
   CHECK(kernel_cycles == stats_of(dir.file("run"))["cycles"].get<uint64_t>());
+}
+
+TEST_CASE("Matmul API: a constant tiling (GetMMConfig + GetMatmulApiTiling) runs bit-exact, full and partial",
+          "[matmul_api]") {
+  // VARIANT BLOCKS M N K SINGLE_M SINGLE_N: two halves of M (the best-practice "L2 cache" loop),
+  // parts of 64 rows; N = 448 leaves the second column of parts a 192-column tail (SetTail).
+  for (const std::string c : {"full 4 256 448 512 64 256", "full-unit 4 256 448 512 64 256",
+                              "full 1 128 256 512 64 256", "partial 4 256 448 512 64 256"}) {
+    TempDir dir;
+    const Result r = run_kernel("matmul_constant", c, {"--out=" + dir.file("out"), "-q"});
+    INFO(c << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("matmul_constant: ok") != std::string::npos);
+    for (const auto& launch : std::filesystem::directory_iterator(dir.file("out"))) {
+      const auto checks = nlohmann::json::parse(slurp(launch.path().string() + "/checks.json"));
+      CHECK(checks["errors"] == 0);
+      CHECK(checks["warnings"] == 0);
+    }
+  }
+}
+
+TEST_CASE("Matmul API: the constant tiling's packets are what the kernel set (depth / step)",
+          "[matmul_api]") {
+  // kFull: depthA1 8 / stepKa 4 and depthB1 4 / stepKb 2: A moves 4 base-K blocks a copy, B 2.
+  TempDir dir;
+  const Result r = run_kernel("matmul_constant", "full 1 128 256 512 64 256",
+                              {"--out=" + dir.file("out"), "--emit-trace", "-q"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string src = std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/matmul_constant.cpp";
+  const auto st = statements_at(dir.file("out/mm_full/kernel.trace"), {line_of(src, "// ITERATE_ALL")});
+  // Per IterateAll (two of them): K = 512 is 2 packets of A (4 base-K blocks of 64: dValue 256)
+  // and 4 of B (N x K, 2 blocks: dValue 128), one block of C.
+  int a_copies = 0, b_copies = 0, other = 0;
+  for (const std::string& s : st) {
+    if (s.rfind("DataCopyNd2Nz", 0) != 0) continue;
+    if (s.find(" dValue=256 ") != std::string::npos)
+      ++a_copies;
+    else if (s.find(" dValue=128 ") != std::string::npos)
+      ++b_copies;
+    else
+      ++other;
+  }
+  CHECK(a_copies == 2 * 2);
+  CHECK(b_copies == 2 * 4);
+  CHECK(other == 0);
+}
+
+TEST_CASE("Matmul API: a partial constant tiling needs a tiling with its base (errors at IterateAll)",
+          "[matmul_api]") {
+  const std::string src = std::string(AICORE_SOURCE_DIR) + "/tests/frontend/kernels/matmul_constant.cpp";
+  const std::string at =
+      "matmul_constant.cpp:" + std::to_string(line_of(src, "// ITERATE_ALL")) + ": error: ";
+  {
+    const Result r = run_kernel("matmul_constant", "mismatch 1 128 256 512 64 256", {"-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(r.err.find(at +
+                     "Matmul::IterateAll: the tiling's base 64 x 128 x 64 is not the constant tiling's 64 x "
+                     "64 x 64 (the config's basicM/N/K must be what the tiling computed)") !=
+          std::string::npos);
+  }
+  {
+    const Result r = run_kernel("matmul_constant", "no-tiling 1 128 256 512 64 256", {"-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(r.err.find(
+              at + "Matmul::IterateAll: the Matmul object's constant tiling has no singleCoreM/N/K (partial "
+                   "constants): REGIST_MATMUL_OBJ or Init must give it a TCubeTiling") != std::string::npos);
+  }
 }

@@ -97,10 +97,11 @@ TEST_CASE("Mmad, MmadWithSparse and Fixpipe take every number from their paramet
   p.unitFlag = 2;
   p.cmatrixSource = true;
   p.cmatrixInitVal = false;
+  p.kDirectionAlign = true;
   isa::Mmad m;
   isa::fill_from_params(m, p);
   CHECK((m.m == 16 && m.n == 32 && m.k == 64 && m.isBias && m.unitFlag == 2 && m.cmatrixSource &&
-         !m.cmatrixInitVal));
+         !m.cmatrixInitVal && m.kDirectionAlign));
   CHECK(m.dtype == isa::DType::Int8);  // from the tensors' types, not the struct
   CHECK(left_at_default(m) == "");
   isa::MmadWithSparse s;

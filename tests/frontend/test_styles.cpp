@@ -391,3 +391,24 @@ TEST_CASE("int4b_t DataCopy of a count that is not whole 32-byte blocks is an er
             ": error: DataCopy: count 12286 x half a byte (int4b_t) must be a whole number of 32-byte "
             "blocks") != std::string::npos);
 }
+
+TEST_CASE(
+    "int4 rows of odd byte counts (Nd2Nz in bytes), Load3Dv2 and LoadDataWithTranspose of int4: bit-exact",
+    "[styles][int4]") {
+  // 48 x 70 times 70 x 50: rows of 35 and 25 bytes, A into L0A by LoadData 2D or Load3Dv2, B into
+  // L0B by 64 x 64 transposing squares; the padding L1 never filled reaches no result (no report);
+  // "unitflag": L0C by unitFlag, then SetFixPipeConfig(CO1 tensor, isUnitFlag = true) clears nothing.
+  for (const char* variant : {"load2d", "load3d", "unitflag"}) {
+    TempDir dir;
+    const Result r = run_kernel("int4_load", variant, {"--out=" + dir.file("out"), "-q"});
+    INFO(variant << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("int4_load ") + variant + ": match") != std::string::npos);
+    const auto checks = nlohmann::json::parse(slurp(dir.file("out/int4_load/checks.json")));
+    CHECK(checks["reports"].empty());
+    // Bytes moved: A 48 x 128 int4 into L0A, B two squares of 64 x 64 into L0B.
+    const auto stats = nlohmann::json::parse(slurp(dir.file("out/int4_load/stats.json")));
+    CHECK(stats["paths"]["L1->L0A"]["bytes"] == 48 * 128 / 2);
+    CHECK(stats["paths"]["L1->L0B"]["bytes"] == 2 * 64 * 64 / 2);
+  }
+}

@@ -32,7 +32,8 @@ inline auto key(const isa::MmadCommon& o) {
                          o.cmatrixSource, o.isBias, o.unitFlag, o.biasAddr);
 }
 inline auto key(const isa::Mmad& o) {
-  return std::tuple_cat(key(static_cast<const isa::MmadCommon&>(o)), std::make_tuple(o.dtype));
+  return std::tuple_cat(key(static_cast<const isa::MmadCommon&>(o)),
+                        std::make_tuple(o.dtype, o.kDirectionAlign));
 }
 inline auto key(const isa::Fixpipe& o) {
   return std::make_tuple(key(o.dst), key(o.src), o.dtype, o.nSize, o.mSize, o.srcStride, o.dstStride,

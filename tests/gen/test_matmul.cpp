@@ -332,7 +332,15 @@ TEST_CASE("matmul: window_plan is core_plan's part given by its place, checked",
   CHECK(last.m_blocks == 1);
   CHECK(last.n_blocks == 1);
   CHECK(last.l0c_buffers == 1);
-  CHECK_THROWS_WITH(gen::window_plan(whole, 0, 24, 0, 16), Catch::Contains("rows (0+24) must start at"));
+  // A part may end off the 16 grid (its last fractal padded), not with a bias; it starts on it.
+  const gen::MatmulPlan odd = gen::window_plan(whole, 0, 24, 0, 171);
+  CHECK(odd.m_blocks == 1);
+  CHECK(odd.n_blocks == 1);
+  gen::MatmulOptions with_bias;
+  with_bias.bias = true;
+  CHECK_THROWS_WITH(
+      gen::window_plan(gen::make_matmul_plan(s, with_bias), 0, 24, 0, 16),
+      Catch::Contains("rows (0+24) must start at and span positive multiples of 16 (with a bias)"));
   CHECK_THROWS_WITH(gen::window_plan(whole, 0, 16, 8, 16), Catch::Contains("columns (8+16) must start at"));
   CHECK_THROWS_WITH(gen::window_plan(whole, 384, 32, 0, 16), Catch::Contains("rows 384+32 run past C's 400"));
   CHECK_THROWS_WITH(gen::window_plan(whole, 0, 0, 0, 16), Catch::Contains("rows (0+0)"));

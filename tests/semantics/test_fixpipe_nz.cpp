@@ -108,7 +108,56 @@ TEST_CASE("Fixpipe NZ output: int32 cells, the rules", "[fixpipe][nz]") {
   b = op;
   b.quantPre = QuantMode::REQ8;
   b.deqScalar = 0x3f800000;
-  fails(b, FaultKind::Unsupported, "an NZ output of int8");
+  b.nSize = 16;  // int8: whole 32-column blocks
+  fails(b, FaultKind::InvalidField, "takes whole 32-column blocks: nSize must be a multiple of 32 (got 16)");
+}
+
+TEST_CASE("Fixpipe NZ output of int8: two L0C blocks merged into the 32-byte rows of a 32-column block",
+          "[fixpipe][nz]") {
+  // C 20 x 64 int32 cells (m16 = 32 rows a block in L0C), REQ8 with scale 0.5 and the sign bit
+  // (int8) and per-channel VREQ8 words: output block b (columns 32b .. 32b + 31) at b * dstStride
+  // * 32, row m its 32 bytes; the bytes between blocks untouched.
+  const uint32_t M = 20, N = 64, m16 = 32;
+  for (const QuantMode q : {QuantMode::REQ8, QuantMode::VREQ8}) {
+    CAPTURE(isa::to_string(q));
+    ref::Core core;
+    core.gm.assign(1, std::vector<uint8_t>(8192, 0xEE));
+    for (uint32_t m = 0; m < m16; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        const int32_t v = static_cast<int32_t>(m * 7 + n * 3) - 150;
+        std::memcpy(&core.l0c[cell(m, n, m16)], &v, 4);
+      }
+    const uint64_t word = 0x3f000000ull | (uint64_t{1} << 46);  // 0.5, signed
+    for (uint32_t n = 0; n < N; ++n) {  // VREQ8: one word per column, scale 0.5 + n / 64
+      const float s = 0.5f + static_cast<float>(n) / 64.0f;
+      uint32_t bits;
+      std::memcpy(&bits, &s, 4);
+      const uint64_t w = bits | (uint64_t{1} << 46);
+      std::memcpy(&core.l1[4096 + n * 8], &w, 8);
+    }
+    isa::Fixpipe op;
+    op.dtype = DType::Int32;
+    op.quantPre = q;
+    op.deqScalar = q == QuantMode::REQ8 ? word : 0;
+    op.quantAddr = q == QuantMode::VREQ8 ? 4096 : 0;
+    op.nz = true;
+    op.src = {Space::L0C, 0, 0};
+    op.dst = {Space::GM, 0, 32};
+    op.nSize = N, op.mSize = M, op.srcStride = m16;
+    op.dstStride = M + 2;  // 32-byte rows: two units between the blocks stay untouched
+    sem::fixpipe(op, core.view());
+    std::vector<uint8_t> want(8192, 0xEE);
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n) {
+        int32_t v;
+        std::memcpy(&v, &core.l0c[cell(m, n, m16)], 4);
+        uint64_t w = word;
+        if (q == QuantMode::VREQ8) std::memcpy(&w, &core.l1[4096 + n * 8], 8);
+        want[32 + (n / 32) * uint64_t{op.dstStride} * 32 + uint64_t{m} * 32 + n % 32] =
+            ref::req8(v, ref::decode(w), false);
+      }
+    REQUIRE(core.gm[0] == want);
+  }
 }
 
 TEST_CASE("Fixpipe channel split: C as blocks of 8 columns, n / 8 at dstStride x 32 bytes",

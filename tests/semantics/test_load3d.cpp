@@ -243,13 +243,12 @@ TEST_CASE("LoadData3DV2 field rules name the field and the rule", "[moves][load3
   b = op;
   b.dtype = DType::Int8;
   b.dst.space = Space::L0B;
-  fails(b, FaultKind::InvalidField, "into L0B takes half or bf16 (the docs exclude b8)");
-  b.dtype = DType::Float;
-  fails(b, FaultKind::Unsupported, "b32 into L0B is not modelled");
+  fails(b, FaultKind::InvalidField, "into L0B takes half, bf16, float or int32 (the docs exclude b8)");
   b = op;
   b.dtype = DType::Int8;
   b.enTranspose = true;
-  fails(b, FaultKind::InvalidField, "enTranspose into L0A takes half or bf16");
+  fails(b, FaultKind::InvalidField,
+        "enTranspose into L0A takes half, bf16, float or int32 (the docs exclude b8)");
   b = op;
   b.padValue = 0x10000;
   fails(b, FaultKind::InvalidField, "padValue 65536 does not fit one half element");
@@ -271,4 +270,76 @@ TEST_CASE("LoadData3DV2 field rules name the field and the rule", "[moves][load3
   b = op;
   b.dst.offset = 64 * 1024 - 512;  // 4 fractals from the last one
   fails(b, FaultKind::OutOfBounds, "beyond its 65536 bytes");
+}
+
+TEST_CASE("LoadData3DV2 enTranspose of float into L0A: A^T's NZ read back as A in zZ (16 x 8 fractals)",
+          "[moves][load3d]") {
+  // A^T (K x M, K = 70 rows padded to 80, M = 40 channels: C1 = 5 blocks of 8) in NZ, read as a
+  // 1-row map of 80 positions; the window (80 rows, 40 columns) transposed is A (40 x 80) in zZ:
+  // fractal (m / 16, k / 8) of 10 along k, row m % 16, element k % 8 (Huawei's load_data sample,
+  // float with A transposed and K padded to 16; its Mmad then takes kDirectionAlign).
+  for (const DType t : {DType::Float, DType::Int32}) {
+    CAPTURE(isa::to_string(t));
+    const uint32_t Kp = 80, M = 40, c0 = 8;
+    ref::Core core;
+    const uint64_t src = 2048;
+    for (uint32_t k = 0; k < Kp; ++k)
+      for (uint32_t m = 0; m < M; ++m)
+        put(core.l1, src + ((m / c0) * Kp + k) * 32 + (m % c0) * 4, bits(k, m, 1, t), 4);
+    std::memset(core.l0a.data(), 0xEE, core.l0a.size());
+    isa::LoadData3DV2 op;
+    op.dtype = t;
+    op.src = {Space::L1, 0, src};
+    op.dst = {Space::L0A, 0, 1024};
+    op.l1H = 1;
+    op.l1W = Kp;
+    op.channelSize = M;
+    op.kExtension = M;
+    op.mExtension = Kp;
+    op.enTranspose = true;
+    sem::load_data_3dv2(op, core.view());
+    for (uint32_t m = 0; m < 48; ++m)  // three 16-row blocks, the last half padding
+      for (uint32_t k = 0; k < Kp; ++k) {
+        const uint64_t at = 1024 + ((m / 16) * 10 + k / 8) * 512 + (m % 16) * 32 + (k % 8) * 4;
+        INFO("m " << m << " k " << k);
+        if (m < M)
+          REQUIRE(get(core.l0a, at, 4) == bits(k, m, 1, t));
+        else
+          REQUIRE(get(core.l0a, at, 4) == 0xEEEEEEEEu);  // rows past the window's columns: untouched
+      }
+    CHECK(core.l0a[1024 + 30 * 512] == 0xEE);  // 3 x 10 fractals written, nothing after
+  }
+}
+
+TEST_CASE("LoadData3DV2 of float into L0B: the window as B (K x N) in Zn, 16 x 8 fractals",
+          "[moves][load3d]") {
+  // B (K = 70 rows padded to 80, N = 40 channels) in NZ read as a 1-row map: the window (80 rows,
+  // 40 columns) is B in Zn: fractal (k / 8, n / 16) of 3 along n, row n % 16, element k % 8.
+  const uint32_t Kp = 80, N = 40, c0 = 8;
+  ref::Core core;
+  const uint64_t src = 4096;
+  for (uint32_t k = 0; k < Kp; ++k)
+    for (uint32_t n = 0; n < N; ++n)
+      put(core.l1, src + ((n / c0) * Kp + k) * 32 + (n % c0) * 4, bits(k, n, 2, DType::Float), 4);
+  std::memset(core.l0b.data(), 0xEE, core.l0b.size());
+  isa::LoadData3DV2 op;
+  op.dtype = DType::Float;
+  op.src = {Space::L1, 0, src};
+  op.dst = {Space::L0B, 0, 512};
+  op.l1H = 1;
+  op.l1W = Kp;
+  op.channelSize = N;
+  op.kExtension = N;
+  op.mExtension = Kp;
+  sem::load_data_3dv2(op, core.view());
+  for (uint32_t k = 0; k < Kp; ++k)
+    for (uint32_t n = 0; n < 48; ++n) {
+      const uint64_t at = 512 + ((k / 8) * 3 + n / 16) * 512 + (n % 16) * 32 + (k % 8) * 4;
+      INFO("k " << k << " n " << n);
+      if (n < N)
+        REQUIRE(get(core.l0b, at, 4) == bits(k, n, 2, DType::Float));
+      else
+        REQUIRE(get(core.l0b, at, 4) == 0xEEEEEEEEu);
+    }
+  CHECK(core.l0b[512 + 30 * 512] == 0xEE);  // 10 x 3 fractals written, nothing after
 }

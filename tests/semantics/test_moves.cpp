@@ -264,9 +264,17 @@ TEST_CASE("int4 DataCopyNd2Nz: counts in elements, two a byte; odd counts are re
     bad.*field = static_cast<uint16_t>(bad.*field + 1);
     CHECK_THROWS_WITH(sem::data_copy_nd2nz(bad, core.view()), Catch::Contains("must be even for int4"));
   }
-  op.dtype = isa::DType::Int8;  // the same counts as int8 bytes: odd is fine
-  op.dValue = 35;
+  // The b8 form with every count halved (bytes: Ascend C's int4b_t copy) moves the same bytes;
+  // its odd counts are fine.
+  const std::vector<uint8_t> int4_l1(core.l1.begin(), core.l1.begin() + 2048);
+  std::fill(core.l1.begin(), core.l1.end(), 0xee);
+  op.dtype = isa::DType::Int8;
+  op.dValue = K / 2;
+  op.srcDValue = ld / 2;
+  op.srcNdMatrixStride = M * ld / 2;
+  op.dstNzMatrixStride = 1024;
   CHECK_NOTHROW(sem::data_copy_nd2nz(op, core.view()));
+  CHECK(std::equal(int4_l1.begin(), int4_l1.end(), core.l1.begin()));
 }
 
 TEST_CASE("int4 end to end: ND in GM -> Nd2Nz -> LoadData -> Mmad equals the naive product",
@@ -341,8 +349,7 @@ TEST_CASE("int4 end to end: ND in GM -> Nd2Nz -> LoadData -> Mmad equals the nai
   });
 }
 
-TEST_CASE("int4 LoadData moves 512-byte fractals; ifTranspose, Load3Dv2 and the transposing load refuse it",
-          "[moves][loaddata][int4]") {
+TEST_CASE("int4 LoadData moves 512-byte fractals; its ifTranspose is refused", "[moves][loaddata][int4]") {
   ref::Core core;
   fill_pattern(core.l1, 6);
   isa::LoadData op;
@@ -356,17 +363,96 @@ TEST_CASE("int4 LoadData moves 512-byte fractals; ifTranspose, Load3Dv2 and the 
   op.ifTranspose = true;
   CHECK_THROWS_WITH(sem::load_data(op, core.view()),
                     Catch::Contains("ifTranspose is only legal for b16 data (half/bf16), not int4"));
-  isa::LoadData3DV2 l3;
-  l3.dtype = isa::DType::Int4;
-  l3.dst = {Space::L0A, 0, 0};
-  l3.src = {Space::L1, 0, 0};
-  CHECK_THROWS_WITH(sem::load_data_3dv2(l3, core.view()),
-                    Catch::Contains("LoadData3DV2 dtype must be int8, half, bf16, int32 or float, not int4"));
-  isa::LoadDataWithTranspose lt;
-  lt.dtype = isa::DType::Int4;
-  lt.dst = {Space::L0A, 0, 0};
-  lt.src = {Space::L1, 0, 0};
+}
+
+namespace {
+// Nibble i of a byte array (element i of an int4 row-major run: byte i / 2, the even one low).
+uint8_t nib(const std::vector<uint8_t>& v, uint64_t base, uint64_t i) {
+  return (v[base + i / 2] >> (4 * (i % 2))) & 0xF;
+}
+}  // namespace
+
+TEST_CASE("int4 LoadDataWithTranspose: 64 x 64 squares of four stacked 16 x 64 fractals, transposed into L0B",
+          "[moves][transpose][int4]") {
+  ref::Core core;
+  fill_pattern(core.l1, 11);
+  isa::LoadDataWithTranspose op;
+  op.dtype = isa::DType::Int4;
+  op.dst = {Space::L0B, 0, 1024};
+  op.src = {Space::L1, 0, 2048};
+  op.startIndex = 1;  // squares of 2048 bytes: the first is L1 4096
+  op.repeatTimes = 2;
+  op.srcStride = 2;   // squares 1 and 3
+  op.dstGap = 4;      // repeat i's first fractal at 5 i
+  op.dstFracGap = 0;  // its four fractals one after another
+  sem::load_data_with_transpose(op, core.view());
+  // Square S (64 x 64 nibbles) at L1 byte s: S[r][c] = nibble r * 64 + c (its four fractals are
+  // rows 0-15, 16-31, 32-47, 48-63). The destination holds S transposed, cut into four 16 x 64
+  // fractals: transposed row t = 16 f + k, column j is S[j][t].
+  for (uint32_t i = 0; i < 2; ++i) {
+    const uint64_t s = 2048 + (1 + 2 * uint64_t{i}) * 2048;
+    for (uint32_t f = 0; f < 4; ++f) {
+      const uint64_t d = 1024 + (5 * uint64_t{i} + f) * 512;
+      for (uint32_t k = 0; k < 16; ++k)
+        for (uint32_t j = 0; j < 64; ++j) {
+          INFO("repeat " << i << " fractal " << f << " row " << k << " col " << j);
+          REQUIRE(nib(core.l0b, d, k * 64 + j) == nib(core.l1, s, uint64_t{j} * 64 + 16 * f + k));
+        }
+    }
+  }
+  op.dst = {Space::L0A, 0, 0};
   CHECK_THROWS_WITH(
-      sem::load_data_with_transpose(lt, core.view()),
-      Catch::Contains("LoadDataWithTranspose dtype must be int8, half, bf16, int32 or float, not int4"));
+      sem::load_data_with_transpose(op, core.view()),
+      Catch::Contains("int4 (b4) squares transpose into L0B only (the docs' b4 form), not L0A"));
+}
+
+TEST_CASE("int4 Load3Dv2 into L0A: 64-element C0 groups, padding nibbles; L0B and enTranspose refused",
+          "[moves][load3d][int4]") {
+  ref::Core core;
+  fill_pattern(core.l1, 3);
+  std::fill(core.l0a.begin(), core.l0a.end(), 0xEE);
+  // A 3 x 5 map of 128 channels (C1 = 2 groups of 64), 2 x 2 filter, padLeft 1 (padValue 9),
+  // stride 1: Ho = 2, Wo = 5 output positions, im2col 10 rows x (2 * 2 * 2 * 64) = 512 columns.
+  isa::LoadData3DV2 op;
+  op.dtype = isa::DType::Int4;
+  op.dst = {Space::L0A, 0, 512};
+  op.src = {Space::L1, 0, 64};
+  op.l1H = 3, op.l1W = 5, op.channelSize = 128;
+  op.filterH = 2, op.filterW = 2;
+  op.padLeft = 1;
+  op.padValue = 9;
+  op.kStartPt = 64, op.kExtension = 384;  // columns 64..447: 6 groups
+  op.mStartPt = 1, op.mExtension = 9;     // rows 1..9
+  sem::load_data_3dv2(op, core.view());
+  // The docs' im2col, element by element: row m = (oh, ow), column k = ((c1 * 2 + kh) * 2 + kw) * 64
+  // + c0; map element (c, h, w) at nibble ((c / 64 * 3 + h) * 5 + w) * 64 + c % 64; destination
+  // zZ: window element (i, j) at fractal (i / 16, j / 64) of 6 along j, row i % 16, nibble j % 64.
+  for (uint32_t i = 0; i < 9; ++i)
+    for (uint32_t j = 0; j < 384; ++j) {
+      const uint32_t m = 1 + i, k = 64 + j;
+      const uint32_t oh = m / 5, ow = m % 5, c0 = k % 64, g = k / 64;
+      const uint32_t kw = g % 2, kh = (g / 2) % 2, c1 = g / 4;
+      const int h = int(oh + kh), w = int(ow + kw) - 1;
+      const uint8_t want =
+          w < 0 || w >= 5 || h >= 3 ? 9 : nib(core.l1, 64, ((uint64_t{c1} * 3 + h) * 5 + w) * 64 + c0);
+      INFO("row " << i << " column " << j);
+      REQUIRE(nib(core.l0a, 512, ((i / 16) * 6 + j / 64) * 1024 + (i % 16) * 64 + j % 64) == want);
+    }
+  CHECK(core.l0a[511] == 0xEE);            // nothing before dst
+  CHECK(core.l0a[512 + 6 * 512] == 0xEE);  // the 9 rows fill one row of 6 fractals: nothing after
+  op.padValue = 16;                        // not a 4-bit value
+  CHECK_THROWS_WITH(sem::load_data_3dv2(op, core.view()),
+                    Catch::Contains("padValue 16 does not fit one int4 element (4 bits)"));
+  op.padValue = 0;
+  op.enTranspose = true;
+  CHECK_THROWS_WITH(
+      sem::load_data_3dv2(op, core.view()),
+      Catch::Contains(
+          "enTranspose into L0A takes half, bf16, float or int32 (b4 transposed is not modelled), not int4"));
+  op.enTranspose = false;
+  op.dst = {Space::L0B, 0, 0};
+  CHECK_THROWS_WITH(
+      sem::load_data_3dv2(op, core.view()),
+      Catch::Contains(
+          "LoadData3DV2 into L0B takes half, bf16, float or int32 (b4 into L0B is not modelled), not int4"));
 }

@@ -22,6 +22,9 @@ namespace aicore::frontend {
 void asc_launch(const char* kernel, uint64_t blocks, const void* stream, const std::function<void()>& body,
                 const std::vector<const void*>& args, const char* arg_text, CallSite site);
 
+// A launch through a null kernel pointer: an error at the launch's line (exit status 3).
+[[noreturn]] void asc_null_kernel(const char* kernel, CallSite site);
+
 template <class T>
 const void* asc_pointer(const T& a) {
   if constexpr (std::is_pointer<T>::value)
@@ -64,10 +67,20 @@ struct AscKernel {
   }
 };
 
+// `kernel` names a kernel function, or a pointer to one (`constexpr auto k = ...; k<<<...>>>(...)`,
+// as a sample picks its kernel at compile time).
 template <class F>
-AscKernel<F> asc_kernel(F& kernel, const char* name, const char* arg_text, const char* file, uint32_t line) {
-  static_assert(std::is_function<F>::value, "<<<>>>: the launched name must be a kernel function");
-  return AscKernel<F>{kernel, name, arg_text, CallSite{file, line}};
+auto asc_kernel(F& kernel, const char* name, const char* arg_text, const char* file, uint32_t line) {
+  using Fn = std::remove_pointer_t<std::remove_cv_t<F>>;
+  static_assert(std::is_function<Fn>::value,
+                "<<<>>>: the launched name must be a kernel function or a pointer to one");
+  const CallSite site{file, line};
+  if constexpr (std::is_function<F>::value) {
+    return AscKernel<Fn>{kernel, name, arg_text, site};
+  } else {
+    if (kernel == nullptr) asc_null_kernel(name, site);
+    return AscKernel<Fn>{*kernel, name, arg_text, site};
+  }
 }
 
 }  // namespace aicore::frontend

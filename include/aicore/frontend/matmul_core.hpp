@@ -33,6 +33,10 @@ class MatmulCore {
   // REGIST_MATMUL_OBJ / Init: the tiling (copied) and the TPipe (null: the kernel's current one).
   // A null tiling registers the object without one (Init gives it later).
   void init(const AscendC::tiling::TCubeTiling* tiling, PipeCore* pipe, CallSite site, const char* api);
+  // A constant tiling (Matmul<..., MatmulApiStaticTiling>): with singleCoreM/N/K set it is the
+  // object's tiling (REGIST_MATMUL_OBJ's may be null); otherwise the registered tiling is used and
+  // its base must be the constant's.
+  void set_constant_tiling(const AscendC::tiling::TCubeTiling& constant);
   void set_a(const void* gm, bool transpose, CallSite site);
   void set_b(const void* gm, bool transpose, CallSite site);
   // SetBias: the bias (GM, N elements of BIAS_TYPE) for the next IterateAll / Iterate loop; the
@@ -59,8 +63,12 @@ class MatmulCore {
   void issue_range(size_t from, size_t to, const isa::Addr* c, CallSite site, const char* api);
 
   MatmulKind kind_;
-  AscendC::tiling::TCubeTiling tiling_{};
-  bool registered_ = false, has_tiling_ = false, ended_ = false;
+  // The tiling of this call: the constant one when it is full, else the registered one.
+  const AscendC::tiling::TCubeTiling& tiling(CallSite site, const char* api) const;
+  bool full_constant() const;
+
+  AscendC::tiling::TCubeTiling tiling_{}, constant_{};
+  bool registered_ = false, has_tiling_ = false, has_constant_ = false, ended_ = false;
   PipeCore* pipe_ = nullptr;
   isa::Addr a_{}, b_{};
   isa::Addr bias_{};

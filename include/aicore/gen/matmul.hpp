@@ -106,8 +106,10 @@ MatmulPlan make_matmul_plan(const MatmulShape& shape, const MatmulOptions& opt);
 MatmulPlan core_plan(const MatmulPlan& whole, uint32_t split_m, uint32_t split_n, uint32_t core);
 // One core's part of `whole`'s C given by its place: rows [m_begin, m_begin + rows), columns
 // [n_begin, n_begin + cols) (the Matmul API's SetTail part, at row and column 0 of the tensors it
-// was given). GM offsets and strides stay those of the whole matrices, as in core_plan. Throws
-// InputError when the part is empty, not made of 16-row/column multiples or outside C.
+// was given). GM offsets and strides stay those of the whole matrices, as in core_plan. rows and
+// cols need not be multiples of 16 (without a bias): the last base block's tiles are copied with
+// their 16-row fractal columns padded, and the Cube and Fixpipe use the part's rows and columns
+// only. Throws InputError when the part is empty, starts off the 16 grid or is outside C.
 MatmulPlan window_plan(const MatmulPlan& whole, uint32_t m_begin, uint32_t rows, uint32_t n_begin,
                        uint32_t cols);
 // With opt.l2_rounds R: C's rows cut into R rounds (ceil(M / R) rounded up to 16 rows, the last

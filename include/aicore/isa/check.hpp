@@ -74,12 +74,15 @@ inline constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
 // K elements per fractal row for a dtype, C0 = 256 bits / bits_of (64 for int4, 32 for int8, 16 for
 // b16, 8 for float).
 uint32_t k0_of(DType t);
+// Fractals a 16-row block of a Mmad's A takes in L0A: ceil(k / K0), rounded up to even (K to 16)
+// with kDirectionAlign (float).
+uint64_t mmad_a_k_fractals(const Mmad& o);
 // LoadDataWithTranspose: the bytes of one source square (transpose_fractals fractals), and where
 // fractal `fractal` of repeat `repeat` lands (docs/semantics.md, "LoadDataWithTranspose").
 uint64_t transpose_square_bytes(DType t);
 uint64_t transpose_dst_fractal(const LoadDataWithTranspose& o, uint64_t repeat, uint64_t fractal);
 // The byte offset, in its source square, of element (row, col) of destination fractal `fractal`
-// (rows of 32 bytes, col < k0_of(t); int4 is not transposed).
+// (rows of 32 bytes, col < k0_of(t)); for int4 the nibble index (byte index / 2, low nibble even).
 uint64_t transpose_source(DType t, uint32_t fractal, uint32_t row, uint32_t col);
 
 }  // namespace aicore::isa

@@ -155,7 +155,10 @@ struct Descriptor<Mmad> {
           AICORE_REQUIRED(
               T, k, "reduction length (columns of A, rows of B); at most 4095"),
           AICORE_OPTIONAL(T, dtype, "input type: int8/int4 -> int32 cells, half/bf16/float -> float cells",
-                          dtypes(kMmadTypes))),
+                          dtypes(kMmadTypes)),
+          AICORE_OPTIONAL(T, kDirectionAlign,
+                          "float only: A's K in L0A padded to 16, so each 16-row block of A is ceil(k / 16) * 2 "
+                          "fractals apart (the Cube skips the padding)")),
       detail::mmad_flags<T>());
 };
 
@@ -287,11 +290,13 @@ struct Descriptor<LoadData3DV2> {
       runs_on("LoadData3DV2", Pipe::MTE1,
               "L1 -> L0A/L0B image-to-column (Load3Dv2) of an NC1HWC0 feature map");
   static constexpr auto fields = std::make_tuple(
-      AICORE_REQUIRED(T, dst, "destination in L0A (zZ) or L0B (b16 only, each fractal transposed), byte offset",
+      AICORE_REQUIRED(T, dst, "destination in L0A (zZ) or L0B (Zn: b16, b32), byte offset",
                       in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "feature map in L1 (NC1HWC0, C0 = 32 bytes of elements), byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type (C0 = 32 / its size); int4 is not modelled",
-                      dtypes(kByteTypes)),
+      AICORE_OPTIONAL(T, dtype,
+                      "element type (C0 = 32 bytes of elements: 64 int4, 32 b8, 16 b16, 8 b32); int4 into L0A "
+                      "as it is only",
+                      dtypes(kAnyDType)),
       AICORE_OPTIONAL(T, padLeft, "padList[0]: columns of padValue left of the map", not_in_params()),
       AICORE_OPTIONAL(T, padRight, "padList[1]: columns of padValue right of the map", not_in_params()),
       AICORE_OPTIONAL(T, padTop, "padList[2]: rows of padValue above the map", not_in_params()),
@@ -311,7 +316,7 @@ struct Descriptor<LoadData3DV2> {
       AICORE_OPTIONAL(T, filterH, "filter height (+256 with filterSizeH; 0 and no filterSizeH = nothing)"),
       AICORE_OPTIONAL(T, dilationFilterW, "filter dilation along W, 1..255"),
       AICORE_OPTIONAL(T, dilationFilterH, "filter dilation along H, 1..255"),
-      AICORE_OPTIONAL(T, enTranspose, "L0A: write the window transposed (half/bf16 only); L0B: ignored"),
+      AICORE_OPTIONAL(T, enTranspose, "L0A: write the window transposed (b16, b32); L0B: ignored"),
       AICORE_OPTIONAL(T, enSmallK, "small-K fractals; not supported by arch 2201 (refused)"),
       AICORE_OPTIONAL(T, padValue, "padding element, as the bits of one dtype element", not_in_params()),
       AICORE_OPTIONAL(T, filterSizeW, "add 256 to filterW"),
@@ -324,20 +329,23 @@ struct Descriptor<LoadDataWithTranspose> {
   using T = LoadDataWithTranspose;
   static constexpr InstructionFacts facts =
       runs_on("LoadDataWithTranspose", Pipe::MTE1,
-              "L1 -> L0A/L0B copy of square matrices, each transposed (b8: 32 x 32, b16 and b32: 16 x 16)");
+              "L1 -> L0A/L0B copy of square matrices, each transposed (b4: 64 x 64, b8: 32 x 32, b16 and "
+              "b32: 16 x 16)");
   static constexpr auto fields = std::make_tuple(
       AICORE_REQUIRED(T, dst, "destination in L0A or L0B, byte offset", in(kL0A | kL0B)),
       AICORE_REQUIRED(T, src, "source in L1, byte offset", in(kL1)),
-      AICORE_OPTIONAL(T, dtype, "element type: int8 (2 fractals a square), half/bf16 (1), float/int32 (2)",
-                      dtypes(kByteTypes)),
-      AICORE_OPTIONAL(T, startIndex, "first source square, in squares (1 or 2 fractals, as dtype) from src"),
+      AICORE_OPTIONAL(T, dtype,
+                      "element type: int4 (4 fractals a square, into L0B only), int8 (2), half/bf16 (1), "
+                      "float/int32 (2)",
+                      dtypes(kAnyDType)),
+      AICORE_OPTIONAL(T, startIndex, "first source square, in squares (1, 2 or 4 fractals, as dtype) from src"),
       AICORE_REQUIRED(T, repeatTimes, "squares to move (0 = nothing)"),
       AICORE_OPTIONAL(T, srcStride, "source squares from one repeat's square to the next (0 = the same one)"),
       AICORE_OPTIONAL(T, dstGap,
                       "512-byte fractals from the end of a repeat's first destination fractal to the next "
                       "repeat's first"),
       AICORE_OPTIONAL(T, dstFracGap,
-                      "512-byte fractals between a repeat's two destination fractals (b8, b32; b16: ignored)"),
+                      "512-byte fractals between a repeat's destination fractals (b4, b8, b32; b16: ignored)"),
       AICORE_OPTIONAL(T, addrMode, "address mode; not 0 is not modelled (refused)"));
 };
 

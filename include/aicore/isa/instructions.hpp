@@ -118,6 +118,9 @@ struct MmadCommon {
 };
 struct Mmad : MmadCommon {  // M pipe, dense
   DType dtype = DType::Int8;
+  // float only: A's K in L0A is padded to 16 (each 16-row block of A takes ceil(k / 16) * 2
+  // fractals, the last one's padding skipped), not to K0 = 8 (docs/semantics.md §6).
+  bool kDirectionAlign = false;
 };
 struct MmadWithSparse : MmadCommon {};  // M pipe, int8 4:2 sparse; k = original K
 
@@ -139,10 +142,9 @@ struct Fixpipe {  // FIX, L0C (Nz) -> GM (ND), converting on the way (quantPre)
   // blocks of mSize rows, dstStride 32-byte units apart (docs/semantics.md, "Fixpipe NZ output").
   bool channelSplit = false;
 };
-// Columns of one NZ output block: 8 with channelSplit, else 16.
-constexpr uint32_t nz_block_columns(const Fixpipe& f) {
-  return f.channelSplit ? 8 : 16;
-}
+// Columns of one NZ output block: 8 with channelSplit, 32 for an int8 output (two L0C blocks merged
+// into 32-byte rows), else 16.
+uint32_t nz_block_columns(const Fixpipe& f);
 // What a Fixpipe writes to GM: the element type and size its quantPre (and, for the int8 modes,
 // the sign bit of deqScalar) make of the L0C cells. uint8 results are reported as int8 bytes.
 DType output_dtype(const Fixpipe& f);

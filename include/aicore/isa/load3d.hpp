@@ -23,7 +23,7 @@ struct Load3DShape {
   uint64_t rows = 0, cols = 0;  // the im2col matrix: Ho * Wo by C1 * Hk * Wk * C0
   uint64_t map_bytes = 0;       // the feature map in L1: C1 * l1H * l1W * 32
   uint64_t m1 = 0, k1 = 0;      // destination fractals along the window's rows and columns
-  uint64_t dst_bytes = 0;       // m1 * k1 whole fractals
+  uint64_t dst_bytes = 0;       // m1 * k1 whole fractals (transposed into L0A: the transposed window's)
 };
 
 // Call on an op whose fields passed check_fields() for the rules that keep ho/wo positive.
@@ -34,8 +34,9 @@ Load3DShape load3d_shape(const LoadData3DV2& op);
 int64_t load3d_source_group(const LoadData3DV2& op, const Load3DShape& s, uint64_t m, uint64_t k);
 
 // The byte offset from dst where window element (i, j) (row mStartPt + i, column kStartPt + j) lands:
-// L0A zZ (fractal (i / 16, j / C0) row-major, row i % 16); L0A with enTranspose (b16) the zZ of the
-// transposed window; L0B (b16) the window's zZ fractals each transposed.
+// L0A zZ (fractal (i / 16, j / C0) row-major, row i % 16); L0A with enTranspose (b16, b32) the zZ
+// of the transposed window (fractal (j / 16, i / C0), row j % 16); L0B (b16) the window's zZ
+// fractals each transposed.
 uint64_t load3d_dest(const LoadData3DV2& op, const Load3DShape& s, uint64_t i, uint64_t j);
 
 }  // namespace aicore::isa

@@ -84,7 +84,10 @@ constexpr DType mmad_dtype() {
 
 template <class Op>
 void fill_mmad(Op& op, const MmadParams& p, CallSite site, const char* api) {
-  if (p.kDirectionAlign) aicore::frontend::fail(site, api, "kDirectionAlign = true is not modelled yet");
+  // Mmad takes kDirectionAlign from the struct (float only, checked with the instruction);
+  // MmadWithSparse (int8) has no such field.
+  if (std::is_same<Op, aicore::isa::MmadWithSparse>::value && p.kDirectionAlign)
+    aicore::frontend::fail(site, api, "kDirectionAlign = true is not modelled for MmadWithSparse (int8)");
   aicore::isa::fill_from_params(op, p);
 }
 
@@ -128,7 +131,10 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   aicore::isa::DataCopyNd2Nz op;
   op.dst = detail::operand(dst, detail::Space::L1, detail::Space::L1, "dst", site, api);
   op.src = detail::gm_operand(src, site, api);
-  op.dtype = detail::dtype_of<T>();
+  // The ND2NZ copy has b8, b16 and b32 forms and no b4 one: int4b_t data moves by the b8 form with
+  // the parameters as they are, so dValue, srcDValue and the matrix strides count bytes (element
+  // pairs), as Huawei's int4 samples set them (docs/ascendc.md, "int4").
+  op.dtype = std::is_same<T, int4b_t>::value ? aicore::isa::DType::Int8 : detail::dtype_of<T>();
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
@@ -206,8 +212,6 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                 "SetFmatrix / SetLoadDataPaddingValue is not supported yet by aicore-sim");
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "LoadData (Load3Dv2) takes 1-, 2- or 4-byte elements");
-  static_assert(!std::is_same<T, int4b_t>::value,
-                "LoadData (Load3Dv2) of int4b_t is not supported yet by aicore-sim");
   const char* api = "LoadData (Load3Dv2)";
   aicore::isa::LoadData3DV2 op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -221,11 +225,13 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   std::memcpy(bytes, &params.padValue, sizeof(T));  // the element as it is stored in L1
   op.padValue = 0;
   for (size_t b = 0; b < sizeof(T); ++b) op.padValue |= uint32_t{bytes[b]} << (8 * b);
+  if (std::is_same<T, int4b_t>::value) op.padValue &= 0xF;  // int4b_t keeps its nibble in a byte
   aicore::isa::fill_from_params(op, params);
   aicore::frontend::issue(op, site, api);
 }
 
-// L1 (A1/B1) -> L0A (A2) or L0B (B2), each square transposed: b8 two 16 x 32 fractals as a
+// L1 (A1/B1) -> L0A (A2) or L0B (B2), each square transposed: b4 (int4b_t, into L0B) four 16 x 64
+// fractals as a 64 x 64 square, b8 two 16 x 32 fractals as a
 // 32 x 32 square, b16 one 16 x 16 fractal, b32 two 16 x 8 fractals as a 16 x 16 square
 // (docs/semantics.md, "LoadDataWithTranspose"). The fields are copied by name.
 template <typename T>
@@ -234,8 +240,6 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   static_assert(
       sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
       "LoadDataWithTranspose takes int8_t/uint8_t, half/bfloat16_t or float/int32_t/uint32_t tensors");
-  static_assert(!std::is_same<T, int4b_t>::value,
-                "LoadDataWithTranspose of int4b_t is not supported yet by aicore-sim");
   const char* api = "LoadDataWithTranspose";
   aicore::isa::LoadDataWithTranspose op;
   op.dst = detail::operand(dst, detail::Space::L0A, detail::Space::L0B, "dst", site, api);
@@ -558,8 +562,11 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCo
 }
 
 // The per-channel quantisation table of later DataCopy(GM, CO1, ...) calls: quantPre, a tensor in
-// the fixpipe buffer (C2PIPE2GM). reluPre is reserved (the docs: pass an empty LocalTensor), as is
-// isUnitFlag (keep false).
+// the fixpipe buffer (C2PIPE2GM). reluPre is reserved (the docs: pass an empty LocalTensor).
+// isUnitFlag = true clears the unit flags of L0C's 512-byte blocks (the docs' "UnitFlag clear
+// flag"; Huawei's unitFlag sample calls it with its CO1 tensor after the last Fixpipe): the
+// simulator keeps no unit-flag state once a Fixpipe with unitFlag 3 has taken its blocks, so the
+// clear changes nothing (no instruction); a quantPre outside the fixpipe buffer then sets no table.
 template <typename T>
 void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
                       CallSite site = CallSite::here()) {
@@ -567,8 +574,7 @@ void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quant
   if (reluPre.GetPosition() != TPosition::MAX)
     aicore::frontend::fail(site, api,
                            "reluPre is reserved (the docs: not enabled yet): pass an empty LocalTensor");
-  if (isUnitFlag)
-    aicore::frontend::fail(site, api, "isUnitFlag is reserved (the docs: keep the default, false)");
+  if (isUnitFlag && GetPhyType(quantPre.GetPosition()) != Hardware::FIXBUF) return;
   if (GetPhyType(quantPre.GetPosition()) != Hardware::FIXBUF)
     aicore::frontend::fail(site, api, "quantPre must be a tensor in the fixpipe buffer (C2PIPE2GM)");
   aicore::frontend::FixpipeRegisters& r = aicore::frontend::fixpipe_registers(site, api);

@@ -1,5 +1,5 @@
-// The Matmul API's kernel side (docs/ascendc.md, "Matmul API"): MatmulType, MatmulConfig with
-// GetNormalConfig / GetMDLConfig and CFG_NORM / CFG_MDL, the Matmul object and REGIST_MATMUL_OBJ.
+// The Matmul API's kernel side (docs/ascendc.md, "Matmul API"): MatmulType, the Matmul object and
+// REGIST_MATMUL_OBJ (its templates and the constant tiling: matmul_config.hpp).
 // The object runs the generator's best-practice schedule (aicore/gen/matmul.hpp) through the
 // runtime (aicore/frontend/matmul_core.hpp): what aicore-sim does not support is a static_assert
 // naming it (types, formats, positions, templates) or a KernelError at the call's line.
@@ -12,17 +12,13 @@
 #include "ascendc/detail/cube_format.hpp"
 #include "ascendc/detail/enums.hpp"
 #include "ascendc/detail/intrinsics.hpp"
+#include "ascendc/detail/matmul_config.hpp"
 #include "ascendc/detail/pipe.hpp"
 #include "ascendc/detail/soft_float.hpp"
 #include "ascendc/detail/tensor.hpp"
 #include "ascendc/kernel_tiling/kernel_tiling.h"
 
 namespace AscendC {
-
-enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-enum class IterateOrder : int32_t { ORDER_M = 0, ORDER_N, UNDEF };
-enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
-enum class BatchMode : int32_t { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
 
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
@@ -35,100 +31,6 @@ struct MatmulType {
   constexpr static bool ibShare = IBSHARE;
 };
 
-// The documented fields of MatmulConfig that the templates set; aicore-sim reads doNorm /
-// doMultiDataLoad (the template), enUnitFlag and iterateOrder, and refuses the other templates.
-struct MatmulConfig {
-  bool doNorm = false;
-  bool doBasicBlock = false;
-  bool doMultiDataLoad = false;
-  uint32_t basicM = 0, basicN = 0, basicK = 0;
-  bool intrinsicsCheck = false;
-  bool isNBatch = false;
-  bool enVecND2NZ = false;
-  bool doSpecialBasicBlock = false;
-  uint32_t doMTE2Preload = 0;
-  uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
-  uint32_t stepM = 0, stepN = 0;
-  uint32_t baseMN = 0, singleCoreMN = 0;
-  bool enUnitFlag = true;
-  bool isPerTensor = false;
-  bool hasAntiQuantOffset = false;
-  bool doIBShareNorm = false;
-  bool doSpecialMDL = false;
-  bool enableInit = true;
-  BatchMode batchMode = BatchMode::NONE;
-  bool enableEnd = true;
-  bool enableGetTensorC = true;
-  bool enableSetOrgShape = true;
-  bool enableSetBias = true;
-  bool enableSetTail = true;
-  bool enableQuantVector = true;
-  bool enableSetDefineData = true;
-  uint8_t iterateMode = 0;
-  bool enableReuse = true;
-  bool enableUBReuse = true;
-  bool enableL1CacheUB = false;
-  bool intraBlockPartSum = false;
-  IterateOrder iterateOrder = IterateOrder::UNDEF;
-  ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
-  bool enableDoubleCache = false;
-  bool isBiasBatch = true;
-  bool enableStaticPadZeros = false;
-  bool isPartialOutput = false;
-  bool enableMixDualMaster = false;
-  bool isA2B2Shared = false;
-  bool isEnableChannelSplit = false;
-  bool enableKdimReorderLoad = false;
-};
-
-constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
-                                       const bool isVecND2NZ = false,
-                                       const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
-                                       const bool isMsgReuse = true,
-                                       const IterateOrder iterateOrder = IterateOrder::UNDEF,
-                                       const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
-                                       const bool enUnitFlag = true, const bool enableMixDualMaster = false) {
-  MatmulConfig c;
-  c.doNorm = true;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
-  c.enVecND2NZ = isVecND2NZ;
-  c.batchMode = bmmMode;
-  c.enableReuse = isMsgReuse;
-  c.iterateOrder = iterateOrder;
-  c.scheduleType = scheduleType;
-  c.enUnitFlag = enUnitFlag;
-  c.enableMixDualMaster = enableMixDualMaster;
-  return c;
-}
-
-constexpr MatmulConfig GetMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
-                                    const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
-                                    bool isPerTensor = false, bool hasAntiQuantOffset = false,
-                                    const bool enUnitFlag = false, const bool isMsgReuse = true,
-                                    const bool enableUBReuse = true, const bool enableL1CacheUB = false,
-                                    const bool enableMixDualMaster = false,
-                                    const bool enableKdimReorderLoad = false) {
-  MatmulConfig c;
-  c.doMultiDataLoad = true;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
-  c.doMTE2Preload = doMTE2Preload;
-  c.enVecND2NZ = isVecND2NZ;
-  c.isPerTensor = isPerTensor;
-  c.hasAntiQuantOffset = hasAntiQuantOffset;
-  c.enUnitFlag = enUnitFlag;
-  c.enableReuse = isMsgReuse;
-  c.enableUBReuse = enableUBReuse;
-  c.enableL1CacheUB = enableL1CacheUB;
-  c.enableMixDualMaster = enableMixDualMaster;
-  c.enableKdimReorderLoad = enableKdimReorderLoad;
-  return c;
-}
-
-inline constexpr MatmulConfig CFG_NORM = GetNormalConfig();
-inline constexpr MatmulConfig CFG_MDL = GetMDLConfig();
-
 namespace detail {
 template <class T>
 constexpr bool cube_input() {
@@ -140,9 +42,14 @@ constexpr bool cube_output() {
 }
 }  // namespace detail
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
-          const MatmulConfig& MM_CFG = CFG_NORM>
+// MM_CFG: a MatmulConfig (CFG_NORM, CFG_MDL, GetNormalConfig(...), GetMMConfig<...>(...)) or a
+// constant tiling (GetMatmulApiTiling<...>(config)), whose cfg is the template.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM>
 class Matmul {
+  using CfgT = std::remove_cv_t<std::remove_reference_t<decltype(MM_CFG)>>;
+  static_assert(std::is_same<CfgT, MatmulConfig>::value || std::is_same<CfgT, MatmulApiStaticTiling>::value,
+                "Matmul: the fifth template argument is a MatmulConfig or a MatmulApiStaticTiling");
+  static constexpr MatmulConfig kCfg = detail::config_of(MM_CFG);
   using SrcAT = typename A_TYPE::T;
   using SrcBT = typename B_TYPE::T;
   using DstT = typename C_TYPE::T;
@@ -161,12 +68,12 @@ class Matmul {
   static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
                 "Matmul: batch layouts (LayoutMode) are not supported yet by aicore-sim");
   static_assert(
-      (MM_CFG.doNorm || MM_CFG.doMultiDataLoad) && !MM_CFG.doBasicBlock && !MM_CFG.doSpecialBasicBlock &&
-          !MM_CFG.doSpecialMDL && !MM_CFG.doIBShareNorm,
+      (kCfg.doNorm || kCfg.doMultiDataLoad) && !kCfg.doBasicBlock && !kCfg.doSpecialBasicBlock &&
+          !kCfg.doSpecialMDL && !kCfg.doIBShareNorm,
       "Matmul: aicore-sim supports the NORM (CFG_NORM, GetNormalConfig) and MDL (CFG_MDL, GetMDLConfig) "
       "templates; BasicBlock, SpecialBasicBlock, SpecialMDL and IBShare are not supported yet");
   static_assert(
-      !MM_CFG.isNBatch && !MM_CFG.enVecND2NZ && MM_CFG.doMTE2Preload == 0 && !MM_CFG.intraBlockPartSum,
+      !kCfg.isNBatch && !kCfg.enVecND2NZ && kCfg.doMTE2Preload == 0 && !kCfg.intraBlockPartSum,
       "Matmul: batch loops, vector ND2NZ, MTE2 preload and intra-block partial sums are not supported "
       "yet by aicore-sim");
 
@@ -176,14 +83,26 @@ class Matmul {
     k.b = detail::dtype_of<SrcBT>();
     k.c = detail::dtype_of<DstT>();
     k.bias = detail::dtype_of<BiasT>();
-    k.mdl = !MM_CFG.doNorm;
-    k.unit_flag = MM_CFG.enUnitFlag;
-    k.iterate_order = static_cast<int>(MM_CFG.iterateOrder);
+    k.mdl = !kCfg.doNorm;
+    k.unit_flag = kCfg.enUnitFlag;
+    k.iterate_order = static_cast<int>(kCfg.iterateOrder);
     return k;
   }
 
+  // A constant tiling's TCubeTiling fields.
+  static TCubeTiling constant_tiling() {
+    TCubeTiling t;
+#define AICORE_COPY_FIELD(name) t.name = MM_CFG.name;
+    AICORE_TCUBE_TILING_FIELDS(AICORE_COPY_FIELD)
+#undef AICORE_COPY_FIELD
+    return t;
+  }
+
  public:
-  Matmul() : core_(kind()) {}
+  Matmul() : core_(kind()) {
+    if constexpr (std::is_same<CfgT, MatmulApiStaticTiling>::value)
+      core_.set_constant_tiling(constant_tiling());
+  }
 
   void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr, CallSite site = CallSite::here()) {
     core_.init(cubeTiling, tpipe ? &tpipe->core() : nullptr, site, "Matmul::Init");
@@ -242,9 +161,15 @@ class Matmul {
         detail::unsupported<U>::value,
         "Matmul::GetTensorC into a LocalTensor (VECIN, CO1) is not supported yet by aicore-sim (GM is)");
   }
-  void ClearBias(CallSite site = CallSite::here()) { core_.clear_bias(site, "Matmul::ClearBias"); }
-  void DisableBias(CallSite site = CallSite::here()) { core_.clear_bias(site, "Matmul::DisableBias"); }
-  void End(CallSite site = CallSite::here()) { core_.end(site); }
+  void ClearBias(CallSite site = CallSite::here()) {
+    core_.clear_bias(site, "Matmul::ClearBias");
+  }
+  void DisableBias(CallSite site = CallSite::here()) {
+    core_.clear_bias(site, "Matmul::DisableBias");
+  }
+  void End(CallSite site = CallSite::here()) {
+    core_.end(site);
+  }
 
  private:
   aicore::frontend::MatmulCore core_;
@@ -295,12 +220,18 @@ using AscendC::BatchMode;
 using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
 using AscendC::CubeFormat;
+using AscendC::GetMatmulApiTiling;
 using AscendC::GetMDLConfig;
+using AscendC::GetMMConfig;
 using AscendC::GetNormalConfig;
 using AscendC::IterateOrder;
 using AscendC::LayoutMode;
 using AscendC::Matmul;
+using AscendC::MatmulApiStaticTiling;
 using AscendC::MatmulConfig;
+using AscendC::MatmulConfigMode;
+using AscendC::MatmulQuantParams;
+using AscendC::MatmulShapeParams;
 using AscendC::MatmulType;
 using AscendC::ScheduleType;
 }  // namespace matmul
@@ -308,10 +239,16 @@ using AscendC::ScheduleType;
 // The samples name these unqualified, with no using-directive (as CANN declares them).
 using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
+using AscendC::GetMatmulApiTiling;
 using AscendC::GetMDLConfig;
+using AscendC::GetMMConfig;
 using AscendC::GetNormalConfig;
 using AscendC::GetSysWorkSpacePtr;
+using AscendC::MatmulApiStaticTiling;
 using AscendC::MatmulConfig;
+using AscendC::MatmulConfigMode;
+using AscendC::MatmulQuantParams;
+using AscendC::MatmulShapeParams;
 using AscendC::SetSysWorkspace;
 
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling[, mm2, &tiling2 ...]): registers each Matmul

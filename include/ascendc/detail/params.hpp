@@ -141,7 +141,7 @@ struct LoadData3DParamsV2 {
   uint16_t l1H = 0, l1W = 0, channelSize = 0, kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
   uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationFilterW = 1, dilationFilterH = 1;
   bool enTranspose = false, enSmallK = false;
-  T padValue = 0;
+  T padValue{};
   bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
 };
 

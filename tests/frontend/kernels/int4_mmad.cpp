@@ -1,12 +1,12 @@
 // A basic-API int4 x int4 matmul, written for these tests: A (M x K, int4b_t, row-major, two
 // elements a byte, the even one in the low nibble) copied to A1 by DataCopy Nd2NzParams (NZ with
-// 64-element column blocks), B^T (N x K) already in NZ on the host copied to B1 by a DataCopy of
-// K * N elements; L0A loaded by LoadData 2D per 16-row block (NZ -> Zz), L0B by one LoadData 2D
-// per K step (B^T's NZ is L0B's Zn), offsets by operator[] in elements (off / 2 bytes, GM and
-// local tensors alike: B1 is copied in two halves); int32 =
-// int4 x int4 Mmads accumulating over the K steps, Fixpipe of the int32 cells. C is compared
-// with a naive int32 product of the unpacked matrices (values -8..7). Variant "odd_count": a
-// DataCopy of a count that is not whole 32-byte blocks of int4 (an error at its line).
+// 64-element column blocks; the b8 form, so dValue and srcDValue count bytes: K / 2), B^T (N x K) already in
+// NZ on the host copied to B1 by a DataCopy of K * N elements; L0A loaded by LoadData 2D per 16-row block (NZ
+// -> Zz), L0B by one LoadData 2D per K step (B^T's NZ is L0B's Zn), offsets by operator[] in elements (off /
+// 2 bytes, GM and local tensors alike: B1 is copied in two halves); int32 = int4 x int4 Mmads accumulating
+// over the K steps, Fixpipe of the int32 cells. C is compared with a naive int32 product of the unpacked
+// matrices (values -8..7). Variant "odd_count": a DataCopy of a count that is not whole 32-byte blocks of
+// int4 (an error at its line).
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -37,7 +37,7 @@ class Int4Matmul {
 
   void Process() {
     LocalTensor<int4b_t> a1 = qA1_.AllocTensor<int4b_t>();
-    DataCopy(a1, aGM_, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(a1, aGM_, Nd2NzParams(1, M, K / 2, 0, K / 2, M, 1, 0));  // b8 form: counts in bytes
     qA1_.EnQue(a1);
     LocalTensor<int4b_t> b1 = qB1_.AllocTensor<int4b_t>();
     if (g_variant == "odd_count")

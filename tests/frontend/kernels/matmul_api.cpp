@@ -8,7 +8,8 @@
 // Usage: matmul_api M K N BLOCKS float|half|bf16 nd|nt norm|mdl[-iterate][-orderm][-bias|-biash]
 //        [BASEM BASEN BASEK]
 // (-bias: SetBias(true) on the host and SetBias of a float bias, C = bias + A x B; -biash: a half
-// bias, float C and NORM only; -bias-off: SetBias, then DisableBias: C = A x B)
+// bias, float C and NORM only; -bias-off: SetBias, then DisableBias: C = A x B; -single: parts of
+// N / 2 - 5 columns, not a multiple of 16)
 // (B given K x N, or transposed: N x K; the last three: SetFixSplit). The data are multiples of
 // 1/8 in [-1, 1]: every fp32 sum is exact, so the golden is exact.
 #include <algorithm>
@@ -156,6 +157,9 @@ int32_t main(int32_t argc, char* argv[]) {
   const std::string tmpl = mode.substr(0, mode.find('-'));
   g_iterate = mode.find("-iterate") != std::string::npos;
   const bool order_m = mode.find("-orderm") != std::string::npos;
+  // -single: SetSingleShape(M / 2, N / 2 - 5): parts whose N is not a multiple of 16 (the best-
+  // practice sample's 683-column split), the last column of parts a narrow tail.
+  const bool single = mode.find("-single") != std::string::npos;
   const bool bias_half = mode.find("-biash") != std::string::npos;
   g_bias = mode.find("-bias") != std::string::npos;
   g_bias_off = mode.find("-bias-off") != std::string::npos;
@@ -180,6 +184,7 @@ int32_t main(int32_t argc, char* argv[]) {
         bias_half ? matmul_tiling::DataType::DT_FLOAT16 : matmul_tiling::DataType::DT_FLOAT);
   cubeTiling.SetBufferSpace(-1, -1, -1);
   if (order_m) cubeTiling.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTM);
+  if (single) cubeTiling.SetSingleShape(M / 2, N / 2 - 5, K);
   if (argc >= 11) cubeTiling.SetFixSplit(std::atoi(argv[8]), std::atoi(argv[9]), std::atoi(argv[10]));
   optiling::TCubeTiling tilingData;
   if (cubeTiling.GetTiling(tilingData) == -1) {

@@ -94,7 +94,6 @@ extern "C" __global__ __aicore__ void misuse(GM_ADDR a, GM_ADDR c) {
     LocalTensor<uint64_t> l1(TPosition::C1, 0, 32), fb(TPosition::C2PIPE2GM, 0, 32),
         l0a(TPosition::A2, 0, 32);
     if (s == "fixbuf_relu_tensor") SetFixPipeConfig(fb, fb);  // expect: fixbuf_relu_tensor
-    if (s == "fixbuf_unit_flag") SetFixPipeConfig(fb, true);  // expect: fixbuf_unit_flag
     if (s == "fixbuf_src_not_l1") DataCopy(fb, l0a, DataCopyParams(1, 1, 0, 0));  // expect: fixbuf_src_not_l1
     if (s == "fixbuf_empty_copy") DataCopy(fb, l1, DataCopyParams(1, 0, 0, 0));   // expect: fixbuf_empty_copy
     if (s == "fixbuf_past_l1") {

@@ -29,15 +29,13 @@ extern "C" __global__ __aicore__ void unsupported(GM_ADDR a) {
   TBuf<> ub;
   LocalMemAllocator<Hardware::UB> allocator;
   ICPU_SET_TILING_KEY(1);
-  // int4b_t: two elements a byte, so no scalar access; no transposing or Load3Dv2 load of it.
-  LocalTensor<int4b_t> i4(TPosition::A1, 0, 256), i4a(TPosition::A2, 0, 256);
+  // int4b_t: two elements a byte, so no scalar access.
+  LocalTensor<int4b_t> i4(TPosition::A1, 0, 256);
   GlobalTensor<int4b_t> gi4;
   (void)i4.GetValue(0);
   i4.SetValue(0, int4b_t(1));
   (void)gi4.GetValue(0);
   gi4.SetValue(0, int4b_t(1));
-  LoadDataWithTranspose(i4a, i4, LoadData2dTransposeParams{});
-  LoadData(i4a, i4, LoadData3DParamsV2<int4b_t>{});
 }
 
 int main() {
