@@ -218,9 +218,8 @@ int64_t MatmulApiTilingBase::compute(AscendC::tiling::TCubeTiling& out) {
     split_n = ceil_div(n_, sn);
     pm = std::min<int64_t>(sm, m_);
     pn = std::min<int64_t>(sn, n_);
-    if (split_m * split_n > dim)
-      return refuse("SetSingleShape(" + s(sm) + ", " + s(sn) + ") makes " + s(split_m * split_n) +
-                    " parts for " + s(dim) + " cores");
+    // More parts than cores is the kernel's business (Huawei's best-practice Matmul runs C's rows in
+    // two rounds on 24 cores with 48 parts): usedCoreNum is the parts, as the docs relate them.
   } else if (multi_core()) {
     // The most cores with a split whose parts are all non-empty; among those splits, the fewest base
     // blocks per core, then the part closest to square in base blocks, then fewer rows of parts.

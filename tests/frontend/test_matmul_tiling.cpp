@@ -128,6 +128,10 @@ TEST_CASE("Matmul tiling: SetFixSplit, SetSingleShape, GetCoreNum", "[units][mat
   CHECK(h.get_usedCoreNum() == 4);
   CHECK(h.get_singleCoreM() == 256);
   CHECK(h.get_singleCoreN() == 512);
+  // More parts than cores (a kernel that runs C in rounds): usedCoreNum is the parts.
+  s.SetDim(2);
+  REQUIRE(s.GetTiling(h) == 0);
+  CHECK(h.get_usedCoreNum() == 4);
 }
 
 TEST_CASE("Matmul tiling: what GetTiling refuses returns -1", "[units][matmul_api]") {
