@@ -9,6 +9,7 @@
 #include <map>
 
 #include "aicore/calib/bench.hpp"
+#include "aicore/common/read_capped.hpp"
 
 namespace aicore::calib {
 
@@ -359,9 +360,7 @@ Dataset load_dataset(const std::vector<std::string>& paths) {
       throw InputError(SourceLoc{p}, "cannot read the data file: it is a directory");
     std::ifstream in(p, std::ios::binary);
     if (!in) throw InputError(SourceLoc{p}, "cannot open the data file");
-    std::string text(kMaxFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(in.gcount()));
+    const std::string text = read_capped(in, kMaxFileBytes);
     parse_dataset(text, p, d);
   }
   return d;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "aicore/common/install.hpp"
+#include "aicore/common/read_capped.hpp"
 #include "aicore/config/params.hpp"
 #include "raw.hpp"
 
@@ -82,9 +83,7 @@ std::string read_file(const std::string& path, const SourceLoc& where, const std
   if (fs::is_directory(path, ec)) throw InputError(where, "cannot open " + what + ": it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(where, "cannot read " + what);
-  std::string text(static_cast<size_t>(kMaxFileBytes) + 1, '\0');
-  in.read(text.data(), kMaxFileBytes + 1);
-  text.resize(static_cast<size_t>(in.gcount()));
+  std::string text = read_capped(in, static_cast<size_t>(kMaxFileBytes));
   if (static_cast<std::streamsize>(text.size()) > kMaxFileBytes)
     throw InputError(where, what + " is larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
   return text;

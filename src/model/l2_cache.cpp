@@ -34,9 +34,9 @@ L2Cache::L2Cache(const L2Geometry& g, uint32_t cores) : g_(g), counts_(cores) {
   if (g_.bytes == 0) return;
   sets_ = g_.bytes / (uint64_t{g_.line_bytes} * g_.ways);
   const size_t slots = static_cast<size_t>(sets_ * g_.ways);
-  tag_.assign(slots, 0);
-  used_.assign(slots, 0);
-  way_.assign(slots, Way{});
+  tag_ = ZeroedArray<uint64_t>(slots);  // all ways invalid, never used
+  used_ = ZeroedArray<uint64_t>(slots);
+  way_ = ZeroedArray<Way>(slots);
 }
 
 uint64_t L2Cache::set_of(uint64_t line) const {
@@ -147,6 +147,9 @@ void L2Cache::touch(const Pending& p, bool write, uint16_t core, uint64_t now, u
       const uint64_t wb = static_cast<uint64_t>(popcount(way_[slot].dirty)) * sector;
       out.writeback_bytes += wb;
       c.hbm_write_bytes += wb;
+      dirty_lines_ -= way_[slot].dirty != 0;
+    } else {
+      ++valid_lines_;
     }
     tag_[slot] = tag;
     way_[slot] = Way{};
@@ -157,6 +160,7 @@ void L2Cache::touch(const Pending& p, bool write, uint16_t core, uint64_t now, u
   if (write) {  // a write allocates without a fill: the sectors it writes become valid and dirty
     ++(present ? out.hits : out.misses);
     ++(present ? c.write_hits : c.write_misses);
+    dirty_lines_ += w.dirty == 0 && p.want != 0;
     w.valid |= p.want;
     w.dirty |= p.want;
     return;
@@ -182,16 +186,6 @@ L2Counts L2Cache::total() const {
   L2Counts t;
   for (const L2Counts& c : counts_) t.add(c);
   return t;
-}
-
-uint64_t L2Cache::valid_lines() const {
-  return static_cast<uint64_t>(std::count_if(tag_.begin(), tag_.end(), [](uint64_t t) { return t != 0; }));
-}
-
-uint64_t L2Cache::dirty_lines() const {
-  uint64_t n = 0;
-  for (size_t i = 0; i < tag_.size(); ++i) n += tag_[i] != 0 && way_[i].dirty != 0;
-  return n;
 }
 
 }  // namespace aicore::model

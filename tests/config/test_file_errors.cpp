@@ -197,6 +197,18 @@ TEST_CASE("files and presets that cannot be found", "[config][error]") {
           "point "
           "AICORE_CONFIGS_DIR at the configs/ folder");
   }
+  SECTION("a file over the 4 MiB cap, by one byte") {
+    cfgtest::TempFile f(kFixture + "#" + std::string((size_t{4} << 20) - kFixture.size(), 'x'));
+    CHECK(std::string(expect_input_error([&] { load(f.path(), {}, dir); }).what()) ==
+          f.path() + ": error: config file '" + f.path() + "' is larger than 4 MiB");
+  }
+  SECTION("a file longer than one read chunk (64 KiB) is read whole") {
+    // The comment pushes the last key past the first chunk: lost bytes would drop or cut it.
+    const std::string t = replace(kFixture, "  l0c_bytes: 65536",
+                                  "#" + std::string(70000, 'x') + "\n  l0c_bytes: 65536");
+    cfgtest::TempFile f(t);
+    CHECK(load(f.path(), {}, dir).buffers.l0c_bytes == 65536);
+  }
   SECTION("errors inside a real file carry its path") {
     const std::string t = replace(kFixture, "  l0c_bytes: 65536", "  l0c_byte: 65536");
     cfgtest::TempFile f(t);

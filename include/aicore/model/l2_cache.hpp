@@ -64,8 +64,8 @@ class L2Cache {
   const L2Counts& counts(uint16_t core) const { return counts_[core]; }
   L2Counts total() const;
   uint64_t evictions() const { return evictions_; }
-  uint64_t valid_lines() const;
-  uint64_t dirty_lines() const;
+  uint64_t valid_lines() const { return valid_lines_; }
+  uint64_t dirty_lines() const { return dirty_lines_; }
   const L2Geometry& geometry() const { return g_; }
 
  private:
@@ -93,14 +93,13 @@ class L2Cache {
   uint64_t sets_ = 0;
   // One slot per way of every set, set-major: the tag scan of a set reads `ways` adjacent words,
   // the victim search as many use stamps.
-  template <class T>
-  using Store = std::vector<T, HugePageAllocator<T>>;
-  Store<uint64_t> tag_;   // line + 1; 0 = invalid
-  Store<uint64_t> used_;  // LRU stamp
-  Store<Way> way_;
+  ZeroedArray<uint64_t> tag_;   // line + 1; 0 = invalid
+  ZeroedArray<uint64_t> used_;  // LRU stamp
+  ZeroedArray<Way> way_;
   std::vector<Pending> lines_;  // scratch of access()
   uint64_t clock_ = 0;          // LRU stamps
   uint64_t evictions_ = 0;
+  uint64_t valid_lines_ = 0, dirty_lines_ = 0;  // kept as lines change: counting scans every page
   std::vector<L2Counts> counts_;
 };
 
