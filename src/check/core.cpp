@@ -305,6 +305,14 @@ void CoreChecker::finish(const RunEnd& end) {
   // Unused-sync judgements need the whole program: a run that stopped early has not shown
   // what its last syncs order.
   pool_.close(completed);
+  for (uint64_t fl : needed_syncs_) {
+    if (!fl) continue;
+    AccessRef at;
+    at.file = static_cast<FileId>(fl >> 32);
+    at.line = static_cast<uint32_t>(fl);
+    at.index = 0;
+    book_.withdraw(key_of(ReportKind::UselessSync, core_, AccessRef{}, core_, at));
+  }
 }
 
 }  // namespace aicore::check

@@ -228,6 +228,13 @@ class CoreChecker {
     isa::Op op;
   };
   std::array<std::vector<Redundant>, isa::kPipeCount> redundant_;
+  // Source lines (file << 32 | line; 0 = empty) of syncs of which some instance was needed: their
+  // "unneeded synchronisation" lints are withdrawn at the end (the lint is about a line that never
+  // ordered anything; in a loop, a wait that orders nothing in its first round but is needed in
+  // later ones is not one to remove). Direct-mapped and bounded: a trace's lines never repeat, and
+  // a kernel's loops re-mark their few sync lines every round.
+  static constexpr size_t kNeededSyncSlots = 4096;
+  std::vector<uint64_t> needed_syncs_ = std::vector<uint64_t>(kNeededSyncSlots);
 
   std::vector<UnitGranule> unit_;  // L0C unit flags (grown on use)
   std::vector<UnitHand> hands_;    // per granule, in canonical order (unit_knowledge)

@@ -352,7 +352,12 @@ Report* CoreChecker::lint(ReportKind kind, const AccessRef& at, const std::strin
 }
 
 void CoreChecker::judge_sync(const SyncUse& u) {
-  if (!(u.raised && u.conflict && !u.needed) || u.desc.library) return;
+  if (u.desc.library) return;
+  if (u.raised && u.needed && u.desc.ref.line) {
+    const uint64_t fl = uint64_t{u.desc.ref.file} << 32 | u.desc.ref.line;
+    needed_syncs_[(fl * 0x9E3779B97F4A7C15ull) >> 52] = fl;  // 4096 slots
+  }
+  if (!(u.raised && u.conflict && !u.needed)) return;
   lint(ReportKind::UselessSync, u.desc.ref, sync_text(u.desc.op),
        sync_text(u.desc.op) +
            " ordered nothing: every later access it could order was already ordered without it",

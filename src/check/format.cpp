@@ -1,6 +1,8 @@
 #include "aicore/check/format.hpp"
 
+#include <algorithm>
 #include <sstream>
+#include <unordered_map>
 
 namespace aicore::check {
 
@@ -30,13 +32,36 @@ bool ranged(const Report& r) {
                          r.kind == ReportKind::DuplicateWrite);
 }
 
-std::string headline(const Report& r, const std::vector<std::string>& gm_names) {
+// "core 3", "cores 0-23", "cores 0, 2, 5-7" (cores in increasing order).
+std::string cores_text(std::vector<uint16_t> cores) {
+  std::sort(cores.begin(), cores.end());
+  cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  if (cores.size() == 1) return "core " + std::to_string(cores[0]);
+  std::string s = "cores ";
+  for (size_t i = 0; i < cores.size();) {
+    size_t j = i;
+    while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1) ++j;
+    if (i) s += ", ";
+    s += std::to_string(cores[i]);
+    if (j > i) s += (j == i + 1 ? ", " : "-") + std::to_string(cores[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+// `where` is "" (core 0 is not named, another core is: " in core 3") or the text of the cores a
+// merged report stands for.
+std::string headline(const Report& r, const std::vector<std::string>& gm_names,
+                     const std::string& where = "") {
   std::string s = location(r.at) + ": " + to_string(r.severity) + ": " + to_string(r.kind);
   if (!r.hazard.empty()) s += " (" + r.hazard + ")";
   if (ranged(r))
     s += std::string(r.kind == ReportKind::UninitRead ? " of " : " on ") +
          buffer_name(r.space, r.tensor, gm_names) + " [" + hex(r.lo) + ", " + hex(r.hi) + ")";
-  if (r.kind != ReportKind::CrossCoreRace && r.at.core != 0) s += " in core " + std::to_string(r.at.core);
+  if (!where.empty())
+    s += " in " + where;
+  else if (r.kind != ReportKind::CrossCoreRace && r.at.core != 0)
+    s += " in core " + std::to_string(r.at.core);
   return s + ": " + r.summary;
 }
 
@@ -46,11 +71,12 @@ std::string instr_line(const InstrRef& i) {
   return s;
 }
 
-std::string timing_line(const Report& r) {
+std::string timing_line(const Report& r, bool name_core = false) {
   const Timing& t = r.timing;
   if (!t.second_known) return "";
   const std::string second = where_line(r.at, r.at);
-  std::string s = "  timing (this run; other configs differ): ";
+  std::string s = std::string("  timing (this run") +
+                  (name_core ? ", core " + std::to_string(r.at.core) : "") + "; other configs differ): ";
   if (!r.other)
     return s + second + " ran cycles " + std::to_string(t.second_start) + "-" + std::to_string(t.second_end);
   const std::string first = where_line(*r.other, r.at);
@@ -82,8 +108,13 @@ std::string buffer_name(isa::Space s, uint32_t tensor, const std::vector<std::st
   return "GM tensor " + std::to_string(tensor);
 }
 
-std::string format_report(const Report& r, const std::vector<std::string>& gm_names) {
-  std::string s = headline(r, gm_names) + "\n";
+namespace {
+
+// A report as format_report renders it; a merged one (the same report in several cores) names
+// its cores in the headline, counts the repeats of all and shows the first core's timing.
+std::string render(const Report& r, const std::vector<std::string>& gm_names, const std::string& where = "",
+                   bool with_timing = true) {
+  std::string s = headline(r, gm_names, where) + "\n";
   if (r.other) {
     s += "  first:  " + instr_line(*r.other) + "\n";
     s += "  second: " + instr_line(r.at) + "\n";
@@ -97,16 +128,71 @@ std::string format_report(const Report& r, const std::vector<std::string>& gm_na
   if (r.fix.kind != Fix::Kind::None) s += "  fix: " + r.fix.text + "\n";
   for (const Detail& d : r.details)
     if (d.label != "known") s += "  " + d.label + ": " + d.text + "\n";
-  const std::string t = timing_line(r);
+  if (!with_timing) return s;
+  const std::string t = timing_line(r, !where.empty());
   if (!t.empty()) s += t + "\n";
   return s;
+}
+
+// Reports that say the same thing in different cores (the same lines, buffer, bytes and text; a
+// kernel's blocks run one program) are shown once, naming the cores: a 24-block launch would
+// otherwise print each of its lints 24 times. Groups keep the order of their first report.
+struct Group {
+  size_t first;
+  std::vector<uint16_t> cores;
+  uint64_t instances = 0;
+};
+
+std::vector<Group> group_by_core(const std::vector<Report>& reports,
+                                 const std::vector<std::string>& gm_names) {
+  std::vector<Group> groups;
+  std::unordered_map<std::string, size_t> by_text;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const Report& r = reports[i];
+    std::string key;
+    if (r.kind == ReportKind::CrossCoreRace) {
+      key = "#" + std::to_string(i);  // names its two cores itself
+    } else {
+      Report plain = r;
+      plain.at.core = 0;
+      if (plain.other) plain.other->core = 0;
+      plain.instances = 1;
+      key = render(plain, gm_names, "", false);
+    }
+    const auto [it, fresh] = by_text.emplace(std::move(key), groups.size());
+    if (fresh) groups.push_back(Group{i, {}, 0});
+    Group& g = groups[it->second];
+    g.cores.push_back(r.at.core);
+    g.instances += r.instances;
+  }
+  return groups;
+}
+
+}  // namespace
+
+std::string format_report(const Report& r, const std::vector<std::string>& gm_names) {
+  return render(r, gm_names);
 }
 
 std::string format_text(const std::vector<Report>& reports, const Summary& s,
                         const std::vector<std::string>& gm_names, size_t full) {
   std::string out;
-  for (size_t i = 0; i < reports.size() && i < full; ++i) out += format_report(reports[i], gm_names);
-  const uint64_t rest = reports.size() > full ? reports.size() - full : 0;
+  const std::vector<Group> groups = group_by_core(reports, gm_names);
+  uint64_t rest = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const Group& g = groups[i];
+    if (i >= full) {
+      rest += g.cores.size();
+      continue;
+    }
+    if (g.cores.size() == 1) {
+      out += render(reports[g.first], gm_names);
+      continue;
+    }
+    Report merged = reports[g.first];
+    merged.instances = g.instances;
+    out += render(merged, gm_names, cores_text(g.cores));
+  }
   out += "check: " + std::to_string(s.errors) + " error(s), " + std::to_string(s.warnings) + " warning(s)";
   if (rest) out += "; " + std::to_string(rest) + " more not shown here";
   if (s.unstored) out += "; " + std::to_string(s.unstored) + " more counted but not kept";

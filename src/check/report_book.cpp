@@ -125,7 +125,21 @@ void ReportBook::executed(uint16_t core, uint64_t index, uint64_t start, uint64_
   wanted_.erase(it);
 }
 
+void ReportBook::withdraw(const ReportKey& key) {
+  const auto it = ids_.find(key);
+  if (it != ids_.end()) withdrawn_.push_back(it->second);
+}
+
 void ReportBook::finish(bool complete) {
+  if (!withdrawn_.empty()) {
+    std::vector<bool> out(reports_.size());
+    for (uint32_t id : withdrawn_) out[id] = true;
+    size_t kept = 0;
+    for (size_t i = 0; i < reports_.size(); ++i)
+      if (!out[i]) reports_[kept++] = std::move(reports_[i]);
+    reports_.resize(kept);
+    withdrawn_.clear();
+  }
   // A run that stopped at a fault: an instruction that never ran read nothing, and the bytes it
   // would have found undefined may be the faulting instruction's (which wrote nothing). Only
   // uninitialised reads that happened are reported; races are about program order and stay.

@@ -57,6 +57,10 @@ class ReportBook {
   void want_cycles(uint32_t id, bool second, uint16_t core, uint64_t index);
   void executed(uint16_t core, uint64_t index, uint64_t start, uint64_t end);
 
+  // Withdraws the report with this key, if one was kept (an "unneeded synchronisation" lint of a
+  // line that another instance showed to be needed). Before finish().
+  void withdraw(const ReportKey& key);
+
   // Sorts the reports (errors first, then by position) and totals them. Once.
   void finish(bool complete);
   const std::vector<Report>& reports() const { return reports_; }
@@ -82,6 +86,7 @@ class ReportBook {
   std::vector<uint32_t> stored_;  // reports kept so far: [0] cross-core ones, [c + 1] core c's
   std::vector<Report> reports_;
   std::vector<Track> tracks_;
+  std::vector<uint32_t> withdrawn_;  // ids
   std::unordered_map<ReportKey, uint32_t, ReportKeyHash> ids_;
   uint64_t unstored_errors_ = 0, unstored_warnings_ = 0;
   // The cycles of recent instructions per core (a ring indexed by instruction index), and the

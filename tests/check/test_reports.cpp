@@ -212,6 +212,39 @@ TEST_CASE("lints: flag left set, reserved ids, an unneeded wait, PipeBarrier<PIP
   CHECK(s.count(ReportKind::PipeSBarrier) == 1);
 }
 
+TEST_CASE("an unneeded-sync lint is about a line: a loop's wait needed in a later round is not one",
+          "[check][lint]") {
+  // Line 9's wait learns nothing (line 8's brought everything); the same wait in the next round
+  // (line 13) orders the copy at line 11 before the load at line 14.
+  const std::string program = kT +
+                              "DataCopy dst=L1:0 src=a blockLen=16\n"              // 4
+                              "SetFlag event=MTE2_MTE1 id=0\n"                     // 5
+                              "DataCopy dst=L1:0x1000 src=a blockLen=16\n"         // 6
+                              "SetFlag event=MTE2_MTE1 id=1\n"                     // 7
+                              "WaitFlag event=MTE2_MTE1 id=1\n"                    // 8
+                              "WaitFlag event=MTE2_MTE1 id=0\n"                    // 9
+                              "LoadData dst=L0A:0 src=L1:0x1000 repeatTimes=1\n"   // 10
+                              "DataCopy dst=L1:0x2000 src=a blockLen=16\n"         // 11
+                              "SetFlag event=MTE2_MTE1 id=0\n"                     // 12
+                              "WaitFlag event=MTE2_MTE1 id=0\n"                    // 13
+                              "LoadData dst=L0B:0 src=L1:0x2000 repeatTimes=1\n";  // 14
+  auto unrolled = checktest::parse(program);
+  const auto distinct = checktest::run(unrolled);
+  CHECK(distinct.headlines() == std::vector<std::string>{"t.trace:9: warning: unneeded synchronisation: "
+                                                         "WaitFlag<MTE2_MTE1>(0) ordered nothing: MTE1 "
+                                                         "already knew everything its SetFlag at line 5 "
+                                                         "releases"});
+  // The loop as a kernel records it: both rounds' waits at one line.
+  REQUIRE(unrolled[9].line == 13);
+  unrolled[9].line = 9;
+  CHECK(checktest::run(unrolled).reports.empty());
+  // Remove what the second round's wait orders: the line never orders anything and stays reported.
+  unrolled.pop_back();
+  const auto never = checktest::run(unrolled);
+  REQUIRE(never.reports.size() == 1);
+  CHECK(never.headlines()[0].rfind("t.trace:9: warning: unneeded synchronisation", 0) == 0);
+}
+
 TEST_CASE("deadlock: a wait nothing satisfies, with the hints that explain it", "[check][deadlock]") {
   const auto wrong_id = run_text(kT + "SetFlag event=MTE2_MTE1 id=1\nWaitFlag event=MTE2_MTE1 id=0\n");
   REQUIRE(wrong_id.count(ReportKind::Deadlock) == 1);
@@ -375,6 +408,27 @@ TEST_CASE("two cores: GM bytes one writes and the other reads or writes race, di
   CHECK(read_by.line == 4);
   check::Checker one(check::CheckOptions{});
   CHECK_THROWS_AS(one.issue(isa::CoreId{1}, writer[0]), std::out_of_range);
+}
+
+TEST_CASE("the text names the cores of a report every core gets once", "[check][cores][text]") {
+  // Cores 0-3 and 5 barrier on PIPE_S (a lint at line 4); core 4 differs (a flag left set at 4).
+  check::CheckOptions six;
+  six.cores = 6;
+  check::Checker c(six);
+  const auto lint = checktest::parse(kT + "PipeBarrier pipe=PIPE_S\n");
+  const auto left = checktest::parse(kT + "SetFlag event=MTE1_MTE2 id=1\n");
+  for (uint16_t core = 0; core < 6; ++core) c.issue(isa::CoreId{core}, core == 4 ? left[0] : lint[0]);
+  c.finish({});
+  const checktest::Run run{c.reports(), c.summary()};
+  REQUIRE(run.reports.size() == 6);  // checks.json keeps one per core
+  const std::string text = run.text();
+  CHECK_THAT(text,
+             Contains("t.trace:4: warning: PipeBarrier<PIPE_S> in cores 0-3, 5: PipeBarrier<PIPE_S> is"));
+  CHECK_THAT(text, Contains("t.trace:4: warning: flag left set in core 4: "));
+  CHECK(text.find("in core 1") == std::string::npos);
+  CHECK_THAT(text, Contains("check: 0 error(s), 6 warning(s)\n"));
+  // With room for one report in full, the other group is counted.
+  CHECK_THAT(check::format_text(run.reports, run.summary, {}, 1), Contains("; 1 more not shown here"));
 }
 
 // Cross-core ordering: SyncAll epochs and atomic adds (docs/checking.md, "Cross-core data race").

@@ -204,8 +204,8 @@ TEST_CASE("files and presets that cannot be found", "[config][error]") {
   }
   SECTION("a file longer than one read chunk (64 KiB) is read whole") {
     // The comment pushes the last key past the first chunk: lost bytes would drop or cut it.
-    const std::string t = replace(kFixture, "  l0c_bytes: 65536",
-                                  "#" + std::string(70000, 'x') + "\n  l0c_bytes: 65536");
+    const std::string t =
+        replace(kFixture, "  l0c_bytes: 65536", "#" + std::string(70000, 'x') + "\n  l0c_bytes: 65536");
     cfgtest::TempFile f(t);
     CHECK(load(f.path(), {}, dir).buffers.l0c_bytes == 65536);
   }
