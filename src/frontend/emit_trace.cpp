@@ -58,9 +58,12 @@ void emit_traces(const RecordedLaunch& rec, const std::string& dir, const Launch
   const fs::path d(dir);
   if (with_data)
     for (const RecordedTensor& t : rec.tensors) {
-      if (t.initial)
-        write_file((d / (t.name + ".bin")).string(), reinterpret_cast<const char*>(t.initial->data()),
-                   t.bytes);
+      if (t.initial) {
+        // A tensor read past its buffer's end (recording.cpp) has those zero bytes in its file too.
+        std::vector<uint8_t> bytes(*t.initial);
+        bytes.resize(t.bytes);
+        write_file((d / (t.name + ".bin")).string(), reinterpret_cast<const char*>(bytes.data()), t.bytes);
+      }
       if (t.written_as && t.bytes % 4 == 0)
         write_file((d / (t.name + ".expected.bin")).string(), reinterpret_cast<const char*>(t.data), t.bytes);
     }

@@ -1,4 +1,5 @@
 // GM for kernels run on the host: GmAlloc'd buffers, and host addresses turned into GM operands.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -13,6 +14,8 @@ namespace {
 // GM buffers start on a 512-byte boundary (as device allocations do), so alignment rules that hold
 // for offsets inside a tensor hold for host addresses too.
 constexpr size_t kGmAlign = 512;
+// The device's memory page (state.hpp, GmRegion::readable).
+constexpr size_t kDevicePage = size_t{2} << 20;
 }  // namespace
 
 GmRegistry& gm_registry() {
@@ -34,13 +37,13 @@ int64_t GmRegistry::find(const void* p) const {
 }
 
 void* gm_alloc(size_t bytes, CallSite site) {
-  const size_t rounded = (bytes + kGmAlign - 1) / kGmAlign * kGmAlign;
-  void* p = std::aligned_alloc(kGmAlign, rounded ? rounded : kGmAlign);
+  const size_t readable = (std::max<size_t>(bytes, 1) + kDevicePage - 1) / kDevicePage * kDevicePage;
+  void* p = std::aligned_alloc(kGmAlign, readable);
   if (!p) fail(site, "GmAlloc", "cannot allocate " + std::to_string(bytes) + " bytes of host memory");
-  std::memset(p, 0, rounded);
+  std::memset(p, 0, readable);
   GmRegistry& g = gm_registry();
   g.by_address[reinterpret_cast<uintptr_t>(p)] = static_cast<uint32_t>(g.regions.size());
-  g.regions.push_back(GmRegion{static_cast<uint8_t*>(p), bytes, true});
+  g.regions.push_back(GmRegion{static_cast<uint8_t*>(p), bytes, true, readable, bytes});
   return p;
 }
 

@@ -111,7 +111,7 @@ RecordedLaunch finish_recording(Launch& l, const LaunchTensors& t, CallSite site
     dense[r] = static_cast<int64_t>(rec.tensors.size());
     RecordedTensor rt;
     rt.name = r < t.name_of_region.size() ? t.name_of_region[r] : "gm" + std::to_string(r);
-    rt.bytes = g.regions[r].bytes;
+    rt.bytes = std::max(g.regions[r].bytes, g.regions[r].read_end);  // a read past the end: with its page
     rt.data = g.regions[r].data;
     if (r < t.initial.size()) rt.initial = &t.initial[r];
     rec.tensors.push_back(rt);

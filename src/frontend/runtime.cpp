@@ -9,6 +9,7 @@
 #include "aicore/common/error.hpp"
 #include "aicore/common/source_files.hpp"
 #include "aicore/isa/check.hpp"
+#include "aicore/isa/descriptors.hpp"
 #include "aicore/semantics/atomic.hpp"
 #include "aicore/semantics/execute.hpp"
 #include "state.hpp"
@@ -80,7 +81,7 @@ Block::Block(uint32_t i, const config::Buffers& b)
   const GmRegistry& gm = gm_registry();
   for (uint32_t id = 0; id < gm.regions.size(); ++id)
     view.attach_gm(id, gm.regions[id].live ? gm.regions[id].data : nullptr,
-                   gm.regions[id].live ? gm.regions[id].bytes : 0);
+                   gm.regions[id].live ? gm.regions[id].readable : 0);
 }
 
 bool in_kernel() {
@@ -221,9 +222,40 @@ void sync_all_note(Launch& l, Block& b, CallSite site) {
 }
 }  // namespace
 
+// GM operands against their buffers: a write past a buffer's end is an error, a read past it
+// (inside the device page it ends in) a warning, once per line (state.hpp, GmRegion::readable).
+// The view holds the readable bytes, so it catches what goes past those.
+namespace {
+void check_gm_ends(Launch& l, const isa::Op& op, CallSite site, const char* api) {
+  bool gm = false;
+  isa::for_each_operand(
+      op, [&](const isa::FieldFacts&, const isa::Addr& a) { gm = gm || a.space == isa::Space::GM; });
+  if (!gm) return;
+  const isa::Footprint fp = isa::footprint(op);
+  GmRegistry& g = gm_registry();
+  for (uint8_t i = 0; i < fp.count; ++i) {
+    const isa::Extent& e = fp.extents[i];
+    if (e.space != isa::Space::GM || e.tensor >= g.regions.size()) continue;
+    GmRegion& r = g.regions[e.tensor];
+    if (e.end <= r.bytes || e.end > r.readable) continue;
+    const std::string range = "GM bytes [" + std::to_string(e.begin) + ", " + std::to_string(e.end) + ")";
+    if (e.write) fail(site, api, "writes " + range + " beyond its " + std::to_string(r.bytes) + " bytes");
+    r.read_end = std::max(r.read_end, e.end);
+    auto& noted = l.past_end_noted;
+    if (std::find(noted.begin(), noted.end(), site.line) != noted.end()) continue;
+    noted.push_back(site.line);
+    std::cerr << site.file << ":" << site.line << ": warning: " << api << ": reads " << range << " of a "
+              << r.bytes << "-byte buffer, " << e.end - r.bytes
+              << " bytes past its end: silicon reads whatever follows it in the buffer's device memory page; "
+                 "here those bytes are zeros (docs/ascendc.md)\n";
+  }
+}
+}  // namespace
+
 void issue(const isa::Op& op, CallSite site, const char* api, isa::Origin origin) {
   Launch& l = need_block(site, api);
   Block& b = *l.block;
+  check_gm_ends(l, op, site, api);
   if (const auto* a = std::get_if<isa::SetAtomicAdd>(&op)) b.atomic = a->dtype;
   if (std::holds_alternative<isa::SetAtomicNone>(op)) b.atomic.reset();
   if (std::holds_alternative<isa::SyncAll>(op)) sync_all_note(l, b, site);

@@ -23,6 +23,12 @@ struct GmRegion {
   uint8_t* data = nullptr;
   uint64_t bytes = 0;
   bool live = false;
+  // Device memory comes in 2 MiB pages: a read past a buffer's end that stays in its last page
+  // reads whatever lies there on silicon (Huawei's own load_data_l12l0 sample reads 1600 bytes
+  // past its A buffer and ignores them). Here those bytes are zeros, readable (with a warning),
+  // never writable; `readable` is where the page ends, `read_end` how far kernels read.
+  uint64_t readable = 0;
+  uint64_t read_end = 0;
 };
 
 struct GmRegistry {
@@ -57,6 +63,7 @@ struct Launch {
   const config::Config* cfg = nullptr;
   bool timing_only = false;                             // check instructions, compute nothing
   bool sync_all_noted = false;                          // the SyncAll warning was given
+  std::vector<uint32_t> past_end_noted;                 // call-site lines warned of a read past a buffer
   std::unique_ptr<Block> block;                         // the running block
   std::vector<std::vector<isa::Instruction>> programs;  // finished blocks
   std::unordered_map<const char*, FileId> files;        // call-site file -> interned id

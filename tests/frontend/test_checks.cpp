@@ -47,6 +47,7 @@ TEST_CASE("kernel misuse is an error at the kernel's line", "[checks]") {
       {"fixbuf_empty_copy", 3,
        "DataCopy (L1 -> fixpipe buffer): blockCount and blockLen (128-byte units) must not be 0"},
       {"fixbuf_past_l1", 3, "DataCopy (L1 -> fixpipe buffer): bytes 524160..524416 run past the end of L1"},
+      {"write_past_end", 3, "Fixpipe: writes GM bytes [3584, 4608) beyond its 4096 bytes"},
   };
   for (const Scenario& s : scenarios) {
     TempDir dir;
@@ -58,6 +59,23 @@ TEST_CASE("kernel misuse is an error at the kernel's line", "[checks]") {
     CHECK(r.err.find("misuse.cpp:" + std::to_string(line) + ": error: " + s.message) != std::string::npos);
     CHECK(r.out.find("no error") == std::string::npos);  // the program stopped there
   }
+}
+
+TEST_CASE("a read past a GM buffer's end is a warning and reads zeros; the run goes on", "[checks]") {
+  TempDir dir;
+  const Result r = run_kernel("misuse", "read_past_end", {"--out=" + dir.file("out"), "-q"});
+  const int line = line_of(kSource, "// expect: read_past_end");
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  const std::string warning =
+      "misuse.cpp:" + std::to_string(line) +
+      ": warning: DataCopy: reads GM bytes [0, 5120) of a 4096-byte buffer, 1024 bytes "
+      "past its end: silicon reads whatever follows it in the buffer's device memory "
+      "page; here those bytes are zeros (docs/ascendc.md)\n";
+  CHECK(r.err.find(warning) != std::string::npos);
+  CHECK(r.err.find(warning) == r.err.rfind(warning));  // once for the line, not per call
+  CHECK(r.out.find("not zero") == std::string::npos);
+  CHECK(r.out.find("misuse read_past_end: no error") != std::string::npos);
 }
 
 TEST_CASE("the simulation's faults name the kernel's lines", "[checks]") {

@@ -90,7 +90,19 @@ extern "C" __global__ __aicore__ void misuse(GM_ADDR a, GM_ADDR c) {
     TPipe pipe;
     SetFlag<HardEvent::M_MTE1>(EVENT_ID0);  // expect: manual_m_mte1
     WaitFlag<HardEvent::M_MTE1>(EVENT_ID0);
-  } else if (s.rfind("fixbuf_", 0) == 0) {  // the fixpipe buffer's rules (SetFixPipeConfig, L1 -> FB)
+  } else if (s == "read_past_end") {
+    // 1024 bytes past a 4096-byte buffer: a warning (once for the line), and zeros (silicon reads
+    // what follows it).
+    LocalTensor<int8_t> l1(TPosition::A1, 0, 5120);
+    for (int i = 0; i < 2; ++i) DataCopy(l1, aGM, 5120);  // expect: read_past_end
+    if (l1.GetValue(4096 + 5) != 0)
+      std::printf("misuse read_past_end: the bytes past the end are not zero\n");
+  } else if (s == "write_past_end") {
+    GlobalTensor<int32_t> cGM;
+    cGM.SetGlobalBuffer((__gm__ int32_t*)(c + 3584), 256);
+    LocalTensor<int32_t> c1(TPosition::CO1, 0, 256);
+    Fixpipe(cGM, c1, {16, 16, 16, 16, false});  // expect: write_past_end
+  } else if (s.rfind("fixbuf_", 0) == 0) {      // the fixpipe buffer's rules (SetFixPipeConfig, L1 -> FB)
     LocalTensor<uint64_t> l1(TPosition::C1, 0, 32), fb(TPosition::C2PIPE2GM, 0, 32),
         l0a(TPosition::A2, 0, 32);
     if (s == "fixbuf_relu_tensor") SetFixPipeConfig(fb, fb);  // expect: fixbuf_relu_tensor
