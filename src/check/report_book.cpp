@@ -135,8 +135,11 @@ void ReportBook::finish(bool complete) {
     std::vector<bool> out(reports_.size());
     for (uint32_t id : withdrawn_) out[id] = true;
     size_t kept = 0;
-    for (size_t i = 0; i < reports_.size(); ++i)
-      if (!out[i]) reports_[kept++] = std::move(reports_[i]);
+    for (size_t i = 0; i < reports_.size(); ++i) {
+      if (out[i]) continue;
+      if (kept != i) reports_[kept] = std::move(reports_[i]);  // never onto itself: that empties it
+      ++kept;
+    }
     reports_.resize(kept);
     withdrawn_.clear();
   }

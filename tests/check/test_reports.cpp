@@ -238,6 +238,19 @@ TEST_CASE("an unneeded-sync lint is about a line: a loop's wait needed in a late
   REQUIRE(unrolled[9].line == 13);
   unrolled[9].line = 9;
   CHECK(checktest::run(unrolled).reports.empty());
+  // Reports kept around a withdrawn one keep every word (a lint before it, one after it).
+  auto around = unrolled;
+  auto barrier = checktest::parse(kT + "PipeBarrier pipe=PIPE_S\n")[0];
+  barrier.line = 2;
+  around.insert(around.begin(), barrier);
+  barrier.line = 20;
+  around.push_back(barrier);
+  const auto kept = checktest::run(around);
+  REQUIRE(kept.reports.size() == 2);
+  for (const auto& r : kept.reports) {
+    CHECK(r.kind == ReportKind::PipeSBarrier);
+    CHECK_THAT(r.summary, Contains("is a hardware error on real chips"));
+  }
   // Remove what the second round's wait orders: the line never orders anything and stays reported.
   unrolled.pop_back();
   const auto never = checktest::run(unrolled);
