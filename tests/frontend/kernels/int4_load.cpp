@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "int4_host.hpp"
 #include "kernel_operator.h"
 #include "tikicpulib.h"
 
@@ -83,21 +84,10 @@ extern "C" __global__ __aicore__ void int4_load(GM_ADDR a, GM_ADDR b, GM_ADDR c)
   if (unit) AscendC::SetFixPipeConfig<int32_t>(c1, true);
 }
 
-namespace {
-void put4(uint8_t* bytes, uint64_t element, int v) {  // element's nibble: even low, odd high
-  const auto nib = static_cast<uint8_t>(v & 0xF);
-  uint8_t& b = bytes[element / 2];
-  b = element % 2 ? static_cast<uint8_t>((b & 0x0F) | nib << 4) : static_cast<uint8_t>((b & 0xF0) | nib);
-}
-}  // namespace
-
 int32_t main(int32_t argc, char* argv[]) {
   g_variant = argc > 1 ? argv[1] : "";
   std::mt19937 rng(35);
-  std::uniform_int_distribution<int> value(-8, 7);
-  std::vector<int> A(M * K), B(K * N);
-  for (auto& x : A) x = value(rng);
-  for (auto& x : B) x = value(rng);
+  const std::vector<int> A = random_int4(rng, M * K), B = random_int4(rng, K * N);
   auto* a = static_cast<uint8_t*>(AscendC::GmAlloc(M * K / 2));
   auto* b = static_cast<uint8_t*>(AscendC::GmAlloc(K * N / 2));
   auto* c = static_cast<int32_t*>(AscendC::GmAlloc(M * N * sizeof(int32_t)));
