@@ -38,6 +38,17 @@ blocks=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv
 mkdir -p "$tmp/elsewhere/input" "$tmp/elsewhere/output"
 (cd "$tmp/elsewhere" && "$tmp/b/demo" >/dev/null 2>&1) || fail "demo from another folder"
 [ -f "$tmp/b/aicore-sim-out/int8_mmad/stats.json" ] || fail "no aicore-sim-out/int8_mmad/stats.json beside the binary"
+# The demo runs from the user's folder, yet reads the presets of the tree that compiled it (asc-cc
+# passes -DAICORE_SIM_PREFIX), never those of the source tree the library was built from.
+mv "$P/share/aicore-sim/configs" "$tmp/presets"
+set +e
+(cd "$tmp/b" && ./demo >nopresets.out 2>&1)
+rc=$?
+set -e
+mv "$tmp/presets" "$P/share/aicore-sim/configs"
+[ $rc != 0 ] || { cat "$tmp/b/nopresets.out" >&2; fail "demo without the installed presets ran"; }
+grep -qF "no presets folder at $P/share/aicore-sim/configs (in the installed tree" "$tmp/b/nopresets.out" \
+  || { cat "$tmp/b/nopresets.out" >&2; fail "demo without presets did not look in the installed tree"; }
 
 # A Matmul API sample's layout: the host tiling in the `.asc`, the CANN host libraries linked.
 "$cmake_cmd" -S "$src/tests/asc/project_matmul" -B bm -DCMAKE_ASC_RUN_MODE=sim -DCMAKE_PREFIX_PATH="$P" \

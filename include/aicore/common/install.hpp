@@ -7,7 +7,8 @@
 //   P/share/doc/aicore-sim      README and docs/
 // A program finds P from its own location, so an installed tree can be moved: P is the folder
 // above the one holding the executable. A library loaded by another program (the Python module in
-// python3) is not the executable: it names P itself with set_install_prefix.
+// python3) is not the executable: it names P itself with set_install_prefix, as does a kernel
+// program an installed tree compiled (frontend/installed_prefix.hpp).
 #pragma once
 #include <string>
 

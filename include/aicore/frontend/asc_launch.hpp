@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "aicore/frontend/installed_prefix.hpp"
 #include "aicore/frontend/launch.hpp"
 
 namespace aicore::frontend {

@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include "aicore/frontend/installed_prefix.hpp"
+
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
