@@ -132,7 +132,9 @@ std::vector<std::vector<RowFigures>> Evaluator::run(const std::vector<std::vecto
       if (is_kernel(row)) {
         const KernelRow& k = data_.kernels[row - data_.micro.size()];
         cores = k.cores;
-        chip = k.cores > 1 || k.stream;
+        // Every kernel runs alone: rows on the cores of one run would share the L2's capacity, and
+        // a kernel's figures would depend on which rows were validated with it.
+        chip = true;
       }
       for (const std::string& t : traces_[row]) jobs.push_back({t, sets_of(points[p]), cores, chip});
     }

@@ -201,3 +201,22 @@ TEST_CASE("validate: a memory row is gen --stream's kernel run whole, with its L
   // Every 512-byte line read twice: the first read misses, the second hits.
   CHECK(simulated_on(v.out, "s L2 read hit %") == Approx(50.0));
 }
+
+TEST_CASE("validate: a kernel row's figures do not depend on the rows validated with it",
+          "[cli][calibrate]") {
+  // Rows that ran on the cores of one process shared its L2's capacity: with a small L2 the
+  // second kernel found the first one's lines gone (or its own evicted) and took longer.
+  TempDir d;
+  const std::string cfg = d.write("small-l2.yaml", "base: atlas-a2\nchip:\n  l2:\n    bytes: 65536\n");
+  const std::string head = "kernel,cores,m,k,n,base_m,base_n,base_k,task_us\n";
+  const std::string one = d.write("one.csv", head + "k1,1,128,512,256,64,128,64,10\n");
+  const std::string two =
+      d.write("two.csv", head + "k0,1,128,512,256,64,128,64,10\nk1,1,128,512,256,64,128,64,10\n");
+  const auto alone = harness::run("validate " + one + " --config " + cfg + " -j 1");
+  const auto both = harness::run("validate " + two + " --config " + cfg + " -j 1");
+  INFO(alone.out << alone.err << both.out << both.err);
+  REQUIRE(alone.status == 1);  // the values are made up
+  REQUIRE(both.status == 1);
+  CHECK(simulated_on(both.out, "k1 task us") == simulated_on(alone.out, "k1 task us"));
+  CHECK(simulated_on(both.out, "k0 task us") == simulated_on(alone.out, "k1 task us"));
+}

@@ -20,7 +20,7 @@ struct SimJob {
   std::string trace;  // a trace, or (cores > 1) a kernel manifest
   std::vector<std::string> sets;
   uint32_t cores = 1;  // the trace's (or manifest's) cores
-  bool chip = false;   // a whole chip kernel: run alone, with the chip as configured
+  bool chip = false;   // a kernel (one core or a whole chip): run alone, with the chip as configured
 };
 struct SimResult {
   bool ok = false;

@@ -14,7 +14,9 @@ namespace aicore::calib {
 // cores of one chip in one process, with the chip's shared GM bandwidth lifted so that it never
 // binds: each core then times exactly as alone (a core is capped by its own port), for one process
 // start instead of many. Not done when a job sets a chip-level or GM-port key, or the config's chip
-// bandwidth is below a core's port (then a core alone would be limited by the chip).
+// bandwidth is below a core's port (then a core alone would be limited by the chip), nor for a
+// kernel (SimJob::chip): the cores would share the L2's capacity, which a microbenchmark's few
+// KiB never fill but a kernel's tensors do.
 Simulator pool_simulator(const sweep::PoolOptions& pool, const std::string& config_arg,
                          const config::Config& base, const std::string& work_dir);
 
