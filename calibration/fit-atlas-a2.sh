@@ -9,9 +9,12 @@
 #     one and of 24 cores (NORM and MDL: the two templates split a K step's scalar time between the kinds),
 #     written to calibration/fitted-scalar-atlas-a2.yaml (about 20 minutes on two cores: whole 24-core runs);
 #  5. chip.l2.write_read_cost fitted to the Fixpipe times of the 24-core kernels (Case 5 and the A3 GEMM,
-#     whose Fixpipes run without unitFlag), written to calibration/fitted-write-atlas-a2.yaml (about 10 minutes).
+#     whose Fixpipes run without unitFlag), written to calibration/fitted-write-atlas-a2.yaml (about 10 minutes);
+#  6. mte1.share_during_l1_write fitted to the 24-core kernels' MTE1 times (Case 5's MDL packets: MTE2 fills
+#     L1 while MTE1 reads it; Case 3 does not overlap them), written to calibration/fitted-l1-atlas-a2.yaml
+#     (about 5 minutes).
 # The values in configs/arch2201.yaml (the base of every SoC preset, atlas-a2 and atlas-a3 included)
-# are those of steps 2 to 5, each citing its rows.
+# are those of steps 2 to 6, each citing its rows.
 # AICORE_BUILD_DIR picks the build directory (default build/release); -j 2 unless JOBS says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,3 +43,6 @@ echo "== 5. chip.l2.write_read_cost: fitted to the 24-core kernels' Fixpipe time
 "$SIM" calibrate calibration/kernels-a2-24core.csv calibration/kernels-a3-24core.csv \
   --config calibration/start-write-atlas-a2.yaml --fit chip.l2.write_read_cost \
   -j "${JOBS:-2}" -o calibration/fitted-write-atlas-a2.yaml
+echo "== 6. mte1.share_during_l1_write: fitted to the 24-core kernels' MTE1 times (Case 5)"
+"$SIM" calibrate calibration/kernels-a2-24core.csv --config atlas-a2 --fit mte1.share_during_l1_write \
+  -j "${JOBS:-2}" -o calibration/fitted-l1-atlas-a2.yaml

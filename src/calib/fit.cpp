@@ -60,6 +60,8 @@ bool search_range(const std::string& key, Range& r) {
     r = {0, 2};
   else if (key == "chip.l2.nd2nz_read_share")
     r = {0.1, 1};
+  else if (key == "mte1.share_during_l1_write")
+    r = {0.1, 1};
   else
     return false;
   return true;

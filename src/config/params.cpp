@@ -152,6 +152,10 @@ std::vector<Param> make_table() {
        AICORE_FIELD(mte1.to_bt.overhead_cycles), 0, kMaxCycles, 0},
       {"mte1.to_bt.latency_cycles", "cycles", "DataCopyL1ToBT latency",
        AICORE_FIELD(mte1.to_bt.latency_cycles), 0, kMaxCycles, 0},
+      {"mte1.share_during_l1_write", "ratio",
+       "share of its rate an MTE1 read of L1 gets when it starts while its core's MTE2 copies GM -> L1 "
+       "(1 = no conflict)",
+       AICORE_FIELD(mte1.share_during_l1_write), 0.01, 1, 0},
 
       // K per cycle above 4096 is meaningless: Mmad k is at most 4095 (docs/semantics.md §6).
       {"cube.int8_k_per_cycle", "elements/cycle", "int8 K elements per fractal-cycle",

@@ -33,6 +33,7 @@ Core::Core(sc_core::sc_module_name name, ChipContext& chip, isa::CoreId id, cons
   mte2_->connect(gm);
   mte2_->connect(*l1_, false, true);
   mte1_->connect(*l1_, true, false);
+  mte1_->watch_l1_writer(*mte2_);
   mte1_->connect(*l0a_, false, true);
   mte1_->connect(*l0b_, false, true);
   mte1_->connect(*idx_, false, true);

@@ -295,8 +295,9 @@ void Engine::execute_data(const QueueEntry& e, uint64_t earliest) {
     occupancy = static_cast<double>(c.occupancy - c.head) + std::min(head, idle) + c.extra;
   }
   const bool gm = c.gm_rate > 0;
-  const uint64_t hold = gm ? c.port_cycles : whole(exact_start + occupancy) - first;
   uint64_t t = std::max(first, unit_start);
+  if (l1_writer_) occupancy /= l1_read_share(fp, t);
+  const uint64_t hold = gm ? c.port_cycles : whole(exact_start + occupancy) - first;
   r.unit_flag_cycles = t - first;
   if (gm && window_bytes_) t = window_start(t, c.gm_bytes);
   // A port another pipe also uses may be booked at `t`: start when every port is free.
@@ -355,6 +356,21 @@ uint64_t Engine::unit_flag_start(const QueueEntry& e, const Cost& c, uint64_t& f
   const uint64_t s = unit_->earliest_start(links, offset, duration);
   unit_->consumed(e.instr.index);
   return s;
+}
+
+bool Engine::writing_l1_at(uint64_t cycle) const {
+  return (l1_write_open_ && l1_write_start_ < cycle) || (l1_last_start_ < cycle && cycle < l1_last_end_);
+}
+
+double Engine::l1_read_share(const isa::Footprint& fp, uint64_t t) {
+  const double share = ctx_.cfg.mte1.share_during_l1_write;
+  if (share >= 1.0) return 1.0;
+  bool reads_l1 = false;
+  for (const isa::Extent& x : fp) reads_l1 = reads_l1 || (x.space == isa::Space::L1 && !x.write);
+  if (!reads_l1) return 1.0;
+  // MTE2 idle and unable to start before t: what it did is history, no need to wait for time.
+  if (l1_writer_->in_flight_ || l1_writer_->horizon() < t) catch_up(t);
+  return l1_writer_->writing_l1_at(t) ? share : 1.0;
 }
 
 uint64_t Engine::window_start(uint64_t t, uint64_t bytes) {
@@ -451,8 +467,17 @@ uint64_t Engine::gm_transfer(const isa::Op& op, const isa::Footprint& fp, uint64
     for (const isa::OperandAccess& a : gm_access_)
       if (a.space == isa::Space::GM) rq.ranges = &a.ranges;
   }
+  bool to_l1 = false;
+  for (const isa::Extent& x : fp) to_l1 = to_l1 || (x.space == isa::Space::L1 && x.write);
+  l1_write_open_ = to_l1;
+  l1_write_start_ = start;
   L2Outcome found;
   const uint64_t through = gm_->transfer(ctx_.id, rq, found);
+  if (to_l1) {
+    l1_write_open_ = false;
+    l1_last_start_ = start;
+    l1_last_end_ = through;
+  }
   r.l2_hits = found.hits;
   r.l2_misses = found.misses;
   r.hbm_bytes = found.hbm_bytes();

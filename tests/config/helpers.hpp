@@ -64,6 +64,7 @@ mte1:
     bytes_per_cycle: 62
     overhead_cycles: 6
     latency_cycles: 23
+  share_during_l1_write: 0.625
 cube:
   int8_k_per_cycle: 31
   b16_k_per_cycle: 15

@@ -214,6 +214,7 @@ TEST_CASE("the fixture loads into the right fields", "[config]") {
   CHECK(c.mte1.sparse.bytes_per_cycle == 126);
   CHECK(c.mte1.sparse.overhead_cycles == 5);
   CHECK(c.mte1.sparse.latency_cycles == 31);
+  CHECK(c.mte1.share_during_l1_write == 0.625);
   CHECK(c.cube.int8_k_per_cycle == 31);
   CHECK(c.cube.b16_k_per_cycle == 15);
   CHECK(c.cube.float_k_per_cycle == 3);

@@ -51,10 +51,12 @@ TEST_CASE("a --set reaches every key of the table", "[config][set]") {
   // Values that keep the cross-field rules (banks divide L1, index >= L0B / 4, the L2's
   // geometry) satisfied.
   const std::map<std::string, std::string> special = {
-      {"buffers.l1_banks", "16"},       {"buffers.l0c_banks", "16"},  {"buffers.l0c_bytes", "131072"},
-      {"buffers.l0b_bytes", "16384"},   {"chip.l2.bytes", "2097152"}, {"chip.l2.line_bytes", "512"},
-      {"chip.l2.sector_bytes", "128"},  {"chip.l2.ways", "4"},        {"chip.l2.nd2nz_read_share", "0.75"},
-      {"gm.write.atomic_share", "0.25"}};
+      {"buffers.l1_banks", "16"},           {"buffers.l0c_banks", "16"},
+      {"buffers.l0c_bytes", "131072"},      {"buffers.l0b_bytes", "16384"},
+      {"chip.l2.bytes", "2097152"},         {"chip.l2.line_bytes", "512"},
+      {"chip.l2.sector_bytes", "128"},      {"chip.l2.ways", "4"},
+      {"chip.l2.nd2nz_read_share", "0.75"}, {"gm.write.atomic_share", "0.25"},
+      {"mte1.share_during_l1_write", "0.5"}};
   Config base = load_text(cfgtest::kFixture);
   for (const Param& p : params()) {
     CAPTURE(p.key);

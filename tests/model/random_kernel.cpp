@@ -257,6 +257,7 @@ std::vector<std::string> config_sets(std::mt19937_64& rng, int cores) {
       set("buffers.l1_banks", g.one_of<std::string>({"1", "16"})),
       set("issue.sync_all_cycles", g.one_of<std::string>({"0", "7", "512"})),
       set("gm.write.atomic_share", g.one_of<std::string>({"0.3", "0.5", "1"})),
+      set("mte1.share_during_l1_write", g.one_of<std::string>({"1", "0.75", "0.4"})),
   };
   return s;
 }

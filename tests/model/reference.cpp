@@ -131,6 +131,9 @@ struct Core {
   std::map<uint64_t, Granule> unit;
   std::map<size_t, std::vector<UnitWait>> unit_waits;
   std::vector<bool> done;  // the instruction's timing is known
+  // MTE2's GM -> L1 copies as [start, end) (end UINT64_MAX while moving): an MTE1 read of L1 whose
+  // first possible cycle falls strictly inside one runs at mte1.share_during_l1_write.
+  std::vector<std::pair<uint64_t, uint64_t>> l1_writes;
   // SyncAll: this core's arrival cycle at each of its SyncAlls, and whether the current one has
   // arrived (pipes drained) and waits for the other cores. The atomic mode, and per instruction
   // whether it was issued under it.
@@ -408,6 +411,12 @@ class Machine {
     return true;
   }
 
+  static bool touches_l1(const isa::Footprint& fp, bool write) {
+    for (const isa::Extent& x : fp)
+      if (x.space == isa::Space::L1 && x.write == write) return true;
+    return false;
+  }
+
   bool start_data(Core& c, PipeState& p, Pipe pipe, size_t i, uint64_t t) {
     const isa::Op& op = (*c.prog)[i].op;
     const isa::Footprint fp = isa::footprint(op);
@@ -441,6 +450,12 @@ class Machine {
       occupancy = static_cast<double>(cost.occupancy - cfg_.cube.head_cycles) + std::min(head, idle) +
                   cfg_.cube.fixed_cycles;
     }
+    if (pipe == Pipe::MTE1 && cfg_.mte1.share_during_l1_write < 1 && touches_l1(fp, false))
+      for (const auto& [from, to] : c.l1_writes)
+        if (from < first && first < to) {
+          occupancy /= cfg_.mte1.share_during_l1_write;
+          break;
+        }
     const uint64_t hold = gm ? cost.port_cycles : whole(exact + occupancy) - first;
     const auto ports = ports_of(fp);
     for (const auto& port : ports)
@@ -451,6 +466,7 @@ class Machine {
     tm.start = t;
     started(p, t);
     if (gm && cost.gm_bytes > 0) {  // it reaches the memory side at the end of the cycle
+      if (touches_l1(fp, true)) c.l1_writes.emplace_back(t, UINT64_MAX);
       p.in_gm = true;
       p.gm_instr = i;
       p.gm_start = t;
@@ -512,6 +528,9 @@ class Machine {
     flows_.erase(id);
     Timing& tm = c->timing[p->gm_instr];
     const model::Cost& cost = p->gm_cost;
+    if (!c->l1_writes.empty() && c->l1_writes.back().second == UINT64_MAX &&
+        touches_l1(isa::footprint((*c->prog)[p->gm_instr].op), true))
+      c->l1_writes.back().second = t;
     tm.busy_end = std::max(p->gm_start + cost.occupancy, t);
     tm.end = tm.busy_end + cost.latency;
     p->in_gm = false;

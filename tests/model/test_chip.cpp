@@ -254,3 +254,103 @@ TEST_CASE("chip: issue events come at once, per core in program order, each befo
   CHECK(next_record[1] == 25);
   CHECK(ahead);
 }
+
+namespace {
+
+isa::LoadData load_a(uint64_t l1, uint8_t fractals) {
+  isa::LoadData op;
+  op.dst = {Space::L0A, 0, 0};
+  op.src = {Space::L1, 0, l1};
+  op.repeatTimes = fractals;
+  op.srcStride = 1;
+  return op;
+}
+
+// A GM -> L1 copy of `blocks` 32-byte blocks at 128 B/cycle alone (blocks / 4 cycles) and loads
+// L1 -> L0A at 256 B/cycle (2 cycles a fractal), every other cost 0; MTE1 reads under a copy at
+// `share` of their rate.
+config::Config l1_conflict(const std::string& share, const std::string& mte1_interval = "0") {
+  return preset({"mte1.share_during_l1_write=" + share, "gm.read.bytes_per_cycle=128",
+                 "gm.read.overhead_cycles=0", "gm.read.latency_cycles=0", "gm.read.window_bytes=0",
+                 "gm.read.row_cycles=0", "mte1.to_l0a.overhead_cycles=0", "mte1.to_l0a.latency_cycles=0",
+                 "issue.min_interval_mte1=" + mte1_interval, "issue.sync_cycles=0", "scalar.data_copy=0",
+                 "scalar.load_data=0"});
+}
+
+Keyed run_one(const config::Config& cfg, std::vector<isa::Instruction> prog) {
+  model::ProgramSource src({tensor("x", 65536)}, std::move(prog));
+  model::Chip chip(cfg, {&src}, true);
+  Keyed rec;
+  chip.add_observer(&rec);
+  REQUIRE(chip.run().completed);
+  return rec;
+}
+
+// Load 0 runs [0, 32) on MTE1 and releases the copy, which starts at 32 (MTE1_MTE2 flag); load 1
+// starts at 32 (its copy's first cycle) or, `mte1_interval` = 33 after load 0, at 33.
+std::vector<isa::Instruction> copy_after_load() {
+  const isa::EventPair e{isa::Pipe::MTE1, isa::Pipe::MTE2};
+  return {at_line(load_a(0x10000, 16), 1), at_line(isa::SetFlag{e, 0}, 2), at_line(load_a(0x18000, 1), 3),
+          at_line(isa::WaitFlag{e, 0}, 4), at_line(copy(0, 264), 5)};
+}
+
+}  // namespace
+
+TEST_CASE("chip: an MTE1 read of L1 that starts while MTE2 copies into L1 runs at mte1.share_during_l1_write",
+          "[model][chip][l1]") {
+  // Copy issued at 0 runs [0, 66); the load issued at 1 starts at 1, inside it: 16 fractals at half
+  // rate, 64 cycles instead of 32.
+  model::ProgramSource src({tensor("x", 65536)}, {at_line(copy(0, 264), 1), at_line(load_a(0x10000, 16), 2)});
+  model::Chip chip(l1_conflict("0.5"), {&src}, true);
+  Keyed rec;
+  chip.add_observer(&rec);
+  REQUIRE(chip.run().completed);
+  CHECK(rec.of(0, 0).start_cycle == 0);
+  CHECK(rec.of(0, 0).busy_end == 66);
+  CHECK(rec.of(0, 1).start_cycle == 1);
+  CHECK(rec.of(0, 1).busy_end == 1 + 64);
+}
+
+TEST_CASE("chip: L1 conflict edge: a load starting in its copy's first cycle runs at full rate",
+          "[model][chip][l1]") {
+  const Keyed r = run_one(l1_conflict("0.5"), copy_after_load());
+  REQUIRE(r.of(0, 4).start_cycle == 32);
+  CHECK(r.of(0, 2).start_cycle == 32);
+  CHECK(r.of(0, 2).busy_end == 32 + 2);
+}
+
+TEST_CASE("chip: L1 conflict edge: a load starting a cycle into its copy runs at the share (t-1 / t)",
+          "[model][chip][l1]") {
+  const Keyed r = run_one(l1_conflict("0.5", "33"), copy_after_load());
+  REQUIRE(r.of(0, 4).start_cycle == 32);
+  CHECK(r.of(0, 2).start_cycle == 33);
+  CHECK(r.of(0, 2).busy_end == 33 + 4);
+}
+
+// Load 0 runs [1, 65) at half rate (16 fractals), load 1 starts at 65: a copy of 264 blocks ends
+// at 66, one of 260 at 65.
+std::vector<isa::Instruction> loads_under(uint16_t blocks) {
+  return {at_line(copy(0, blocks), 1), at_line(load_a(0x10000, 16), 2), at_line(load_a(0x18000, 1), 3)};
+}
+
+TEST_CASE("chip: L1 conflict edge: a load starting in its copy's last cycle runs at the share",
+          "[model][chip][l1]") {
+  const Keyed r = run_one(l1_conflict("0.5"), loads_under(264));
+  REQUIRE(r.of(0, 0).busy_end == 66);
+  CHECK(r.of(0, 2).start_cycle == 65);
+  CHECK(r.of(0, 2).busy_end == 65 + 4);
+}
+
+TEST_CASE("chip: L1 conflict edge: a load starting in the cycle its copy ends runs at full rate (t-1 / t)",
+          "[model][chip][l1]") {
+  const Keyed r = run_one(l1_conflict("0.5"), loads_under(260));
+  REQUIRE(r.of(0, 0).busy_end == 65);
+  CHECK(r.of(0, 1).busy_end == 1 + 64);
+  CHECK(r.of(0, 2).start_cycle == 65);
+  CHECK(r.of(0, 2).busy_end == 65 + 2);
+}
+
+TEST_CASE("chip: L1 conflict: share 1 slows nothing", "[model][chip][l1]") {
+  const Keyed r = run_one(l1_conflict("1"), loads_under(264));
+  CHECK(r.of(0, 1).busy_end == 1 + 32);
+}

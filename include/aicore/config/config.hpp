@@ -61,6 +61,8 @@ struct Mte1 {
   PathTiming to_l0b;  // LoadData L1 -> L0B
   PathTiming sparse;  // LoadDataWithSparse (weights; index bytes ride along)
   PathTiming to_bt;   // DataCopyL1ToBT L1 -> bias table (bytes written to the table)
+  // A read of L1 that starts while the core's MTE2 copies GM -> L1 runs at this share of its rate.
+  double share_during_l1_write = 1;
 };
 
 struct Cube {

@@ -67,6 +67,12 @@ class Engine : public sc_core::sc_module, public TimeSource {
   void connect(GmPort& gm) { gm_ = &gm; }
   void connect(UnitFlags& u) { unit_ = &u; }
   void set_issuer(const TimeSource* issuer) { issuer_ = issuer; }
+  // MTE1: the core's MTE2, whose GM -> L1 copies slow this pipe's reads of L1 down
+  // (mte1.share_during_l1_write; docs/decisions.md, "L1 reads under a copy").
+  void watch_l1_writer(const Engine& mte2) { l1_writer_ = &mte2; }
+  // MTE2: whether a GM -> L1 copy of this pipe started before `cycle` and was still moving data
+  // in it. Exact once SystemC time has reached `cycle`.
+  bool writing_l1_at(uint64_t cycle) const;
   // The thread of each pipe of this core (the issue unit for S): whose SetFlag a WaitFlag waits for.
   void set_peers(const std::array<const TimeSource*, isa::kPipeCount>& peers) { peers_ = peers; }
   uint64_t horizon() const override;
@@ -131,6 +137,9 @@ class Engine : public sc_core::sc_module, public TimeSource {
                        InstrRecord& r, bool atomic = false);
   // The first cycle >= t at which `bytes` fit in the GM window beside the transfers in flight.
   uint64_t window_start(uint64_t t, uint64_t bytes);
+  // The share of its rate an MTE1 read of L1 that could start at `t` runs at: below 1 when the
+  // core's MTE2 is writing L1 then. Asked in time order (catches up unless MTE2 is quiet).
+  double l1_read_share(const isa::Footprint& fp, uint64_t t);
   void record(InstrRecord& r);
   void count_active(uint64_t start, uint64_t end);
   void count_aic(uint64_t from, uint64_t end);
@@ -165,8 +174,12 @@ class Engine : public sc_core::sc_module, public TimeSource {
   // flight): the horizon may not pass its start.
   bool in_flight_ = false;
   uint64_t in_flight_start_ = 0;
-  std::vector<Calendar*> cals_;  // scratch for book_ports
-  isa::AccessList gm_access_;    // scratch for gm_transfer
+  // MTE2: the GM -> L1 copy moving now (open) and the last one that ended, as [start, end).
+  bool l1_write_open_ = false;
+  uint64_t l1_write_start_ = 0, l1_last_start_ = 0, l1_last_end_ = 0;
+  const Engine* l1_writer_ = nullptr;  // MTE1: the core's MTE2
+  std::vector<Calendar*> cals_;        // scratch for book_ports
+  isa::AccessList gm_access_;          // scratch for gm_transfer
   uint64_t local_ = 0, last_completion_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, instructions_ = 0;
   uint64_t late_ = 0;
   // Pacing (see the top of this file).
